@@ -1,0 +1,16 @@
+// Type inference: fills in the checked type of every node of a function or module.
+// Errors are TypeErrors of one line: "<line:col>: <op>: <what was expected>", where the
+// location is the offending node's source location when it came from text.
+#pragma once
+
+#include "ir/expr.h"
+#include "ir/module.h"
+
+namespace collage {
+
+// Infers types for every node reachable from `expr` and returns the type of `expr`.
+// Variables must carry a type annotation. Nodes already typed are re-checked.
+Type InferType(const Expr& expr);
+void InferType(const Module& module);
+
+}  // namespace collage

@@ -1,0 +1,116 @@
+#include "ir/visitor.h"
+
+#include <unordered_set>
+
+namespace collage {
+
+std::vector<Expr> PostOrder(const Expr& root) {
+  std::vector<Expr> order;
+  std::unordered_set<const ExprNode*> done;
+  struct Frame {
+    Expr node;
+    std::vector<Expr> children;
+    size_t next_child = 0;
+  };
+  std::vector<Frame> stack;
+  auto push = [&](const Expr& node) {
+    if (done.insert(node.get()).second) stack.push_back(Frame{node, Children(*node)});
+  };
+  push(root);
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next_child < top.children.size()) {
+      Expr child = top.children[top.next_child++];
+      push(child);  // may reallocate `stack`; `top` is not used after this
+      continue;
+    }
+    order.push_back(std::move(top.node));
+    stack.pop_back();
+  }
+  return order;
+}
+
+void ExprVisitor::Visit(const Expr& root) {
+  for (const Expr& node : PostOrder(root)) {
+    switch (node->kind()) {
+      case ExprKind::kVar: VisitVar(Downcast<VarNode>(node)); break;
+      case ExprKind::kConstant: VisitConstant(Downcast<ConstantNode>(node)); break;
+      case ExprKind::kOp: VisitOp(Downcast<OpNode>(node)); break;
+      case ExprKind::kCall: VisitCall(Downcast<CallNode>(node)); break;
+      case ExprKind::kTuple: VisitTuple(Downcast<TupleNode>(node)); break;
+      case ExprKind::kTupleGetItem: VisitTupleGetItem(Downcast<TupleGetItemNode>(node)); break;
+      case ExprKind::kFunction: VisitFunction(Downcast<FunctionNode>(node)); break;
+    }
+  }
+}
+
+Expr ExprMutator::Rewritten(const Expr& original) const {
+  auto it = rewritten_.find(original.get());
+  return it == rewritten_.end() ? original : it->second;
+}
+
+Expr ExprMutator::Mutate(const Expr& root) {
+  for (const Expr& node : PostOrder(root)) {
+    if (rewritten_.count(node.get())) continue;
+    std::vector<Expr> children;
+    ForEachChild(*node, [&](const Expr& child) { children.push_back(Rewritten(child)); });
+    rewritten_[node.get()] = Dispatch(node, WithChildren(node, children));
+  }
+  return Rewritten(root);
+}
+
+Expr ExprMutator::Dispatch(const Expr& pre, const Expr& post) {
+  switch (pre->kind()) {
+    case ExprKind::kVar: return RewriteVar(Downcast<VarNode>(pre), Downcast<VarNode>(post));
+    case ExprKind::kConstant: return RewriteConstant(Downcast<ConstantNode>(pre), Downcast<ConstantNode>(post));
+    case ExprKind::kOp: return RewriteOp(Downcast<OpNode>(pre), Downcast<OpNode>(post));
+    case ExprKind::kCall: return RewriteCall(Downcast<CallNode>(pre), Downcast<CallNode>(post));
+    case ExprKind::kTuple: return RewriteTuple(Downcast<TupleNode>(pre), Downcast<TupleNode>(post));
+    case ExprKind::kTupleGetItem:
+      return RewriteTupleGetItem(Downcast<TupleGetItemNode>(pre), Downcast<TupleGetItemNode>(post));
+    case ExprKind::kFunction: return RewriteFunction(Downcast<FunctionNode>(pre), Downcast<FunctionNode>(post));
+  }
+  return post;
+}
+
+Expr WithChildren(const Expr& node, const std::vector<Expr>& children) {
+  std::vector<Expr> old_children = Children(*node);
+  Check(old_children.size() == children.size(), "WithChildren: child count mismatch");
+  bool changed = false;
+  for (size_t i = 0; i < children.size(); ++i) changed |= children[i] != old_children[i];
+  if (!changed) return node;
+
+  Expr rebuilt;
+  switch (node->kind()) {
+    case ExprKind::kVar:
+    case ExprKind::kConstant:
+    case ExprKind::kOp:
+      return node;
+    case ExprKind::kCall: {
+      const auto* call = As<CallNode>(node);
+      rebuilt = MakeCall(children[0], std::vector<Expr>(children.begin() + 1, children.end()), call->attrs);
+      break;
+    }
+    case ExprKind::kTuple:
+      rebuilt = MakeTuple(children);
+      break;
+    case ExprKind::kTupleGetItem:
+      rebuilt = MakeTupleGetItem(children[0], As<TupleGetItemNode>(node)->index);
+      break;
+    case ExprKind::kFunction: {
+      const auto* function = As<FunctionNode>(node);
+      std::vector<Var> params;
+      for (size_t i = 0; i + 1 < children.size(); ++i) {
+        Var param = Downcast<VarNode>(children[i]);
+        Check(param != nullptr, "WithChildren: a function parameter must stay a variable");
+        params.push_back(param);
+      }
+      rebuilt = MakeFunction(std::move(params), children.back(), function->attrs);
+      break;
+    }
+  }
+  rebuilt->set_location(node->location());
+  return rebuilt;
+}
+
+}  // namespace collage

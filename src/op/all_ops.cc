@@ -1,0 +1,13 @@
+#include "op/all_ops.h"
+
+namespace collage {
+
+void RegisterAllOps(OpRegistry& registry) {
+  RegisterElementwiseOps(registry);
+  RegisterReductionOps(registry);
+  RegisterTransformOps(registry);
+  RegisterNNOps(registry);
+  RegisterImageOps(registry);
+}
+
+}  // namespace collage
