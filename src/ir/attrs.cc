@@ -78,8 +78,8 @@ template <typename T>
 const T& GetAs(const Attrs& attrs, const std::string& name, AttrKind kind) {
   const AttrValue& value = attrs.Get(name);
   if (const T* typed = std::get_if<T>(&value)) return *typed;
-  throw Error("attribute '" + name + "' is a " + std::string(AttrKindName(KindOf(value))) +
-              ", expected a " + std::string(AttrKindName(kind)));
+  throw Error("attribute '" + name + "' is of kind " + std::string(AttrKindName(KindOf(value))) +
+              ", expected " + std::string(AttrKindName(kind)));
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 namespace collage {
 
-std::vector<Expr> PostOrder(const Expr& root) {
+std::vector<Expr> PostOrder(const Expr& root, bool enter_functions) {
   std::vector<Expr> order;
   std::unordered_set<const ExprNode*> done;
   struct Frame {
@@ -14,7 +14,9 @@ std::vector<Expr> PostOrder(const Expr& root) {
   };
   std::vector<Frame> stack;
   auto push = [&](const Expr& node) {
-    if (done.insert(node.get()).second) stack.push_back(Frame{node, Children(*node)});
+    if (!done.insert(node.get()).second) return;
+    const bool opaque = !enter_functions && node != root && node->kind() == ExprKind::kFunction;
+    stack.push_back(Frame{node, opaque ? std::vector<Expr>{} : Children(*node)});
   };
   push(root);
   while (!stack.empty()) {

@@ -11,8 +11,9 @@
 namespace collage {
 
 // Every node reachable from `root`, each once, children before their users, children in
-// canonical order (see Children). Descends into nested functions.
-std::vector<Expr> PostOrder(const Expr& root);
+// canonical order (see Children). With `enter_functions` false, a nested function node is
+// listed but its parameters and body are not (the root itself is always entered).
+std::vector<Expr> PostOrder(const Expr& root, bool enter_functions = true);
 
 // Visits each reachable node once in post-order; override the hooks you need.
 class ExprVisitor {

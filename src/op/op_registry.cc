@@ -139,7 +139,7 @@ Attrs NormalizeAttrs(const OpDef& op, const Attrs& attrs) {
     }
     std::optional<AttrValue> converted = ConvertAttr(value, spec->kind);
     if (!converted) {
-      throw TypeError(op.name + ": attribute '" + name + "' must be a " + std::string(AttrKindName(spec->kind)) +
+      throw TypeError(op.name + ": attribute '" + name + "' must be of kind " + std::string(AttrKindName(spec->kind)) +
                       ", got " + AttrValueToString(value));
     }
     normalized.Set(name, std::move(*converted));

@@ -1,0 +1,35 @@
+// The dataflow graph FuseOps works on: the nodes of a function body in post-DFS order,
+// each with its consumers and the pattern kind of each consuming edge.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "ir/expr.h"
+#include "op/op_registry.h"
+
+namespace collage {
+
+struct IndexedForwardGraph {
+  struct Edge {
+    size_t consumer;
+    OpPatternKind pattern;  // the consumer's kind, lowered to ElemWise for a same-shape broadcast input
+  };
+  struct Node {
+    Expr expr;
+    size_t index;
+    OpPatternKind pattern = OpPatternKind::kOpaque;
+    bool extern_ref = false;  // the function result: used outside the body
+    std::vector<Edge> outputs;
+  };
+
+  // Nodes in post-DFS order: a consumer always comes after its producers. Op nodes and
+  // nested functions are not nodes (they are callees, part of their call).
+  std::vector<Node> nodes;
+  std::unordered_map<const ExprNode*, size_t> index_of;
+
+  // Requires a type-checked body.
+  static IndexedForwardGraph Create(const Expr& body);
+};
+
+}  // namespace collage

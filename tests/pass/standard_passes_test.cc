@@ -1,0 +1,168 @@
+#include "pass/standard_passes.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "interpreter/interpreter.h"
+#include "ir/structural_equal.h"
+#include "ir/type_inference.h"
+#include "ir/visitor.h"
+#include "testing/graph_builders.h"
+
+namespace collage {
+namespace {
+
+using testing::F32;
+
+int CountCalls(const Expr& expr, const std::string& op_name) {
+  int count = 0;
+  for (const Expr& node : PostOrder(expr)) {
+    const auto* call = As<CallNode>(node);
+    if (call && call->op() && call->op()->name == op_name) ++count;
+  }
+  return count;
+}
+
+// Max |a - b| over all tensors of two values of the same structure.
+double MaxAbsDifference(const Value& a, const Value& b) {
+  std::vector<Tensor> left = a.Flatten();
+  std::vector<Tensor> right = b.Flatten();
+  EXPECT_EQ(left.size(), right.size());
+  double max_difference = 0;
+  for (size_t t = 0; t < left.size(); ++t) {
+    EXPECT_EQ(left[t].shape(), right[t].shape());
+    for (int64_t i = 0; i < left[t].NumElements(); ++i) {
+      max_difference = std::max(max_difference, std::abs(left[t].GetAsDouble(i) - right[t].GetAsDouble(i)));
+    }
+  }
+  return max_difference;
+}
+
+// Runs `pass` and checks the interpreter's outputs do not change on random inputs.
+Function RunAndCheckPreserved(const Pass& pass, const Function& function, double tolerance = 1e-5) {
+  Module result = pass(Module(function));
+  std::vector<Value> args = RandomArguments(function, 42);
+  EXPECT_LE(MaxAbsDifference(Evaluate(function, args), Evaluate(result.main(), args)), tolerance);
+  return result.main();
+}
+
+Constant ConstantOf(std::vector<float> values, Shape shape) {
+  return MakeConstant(Tensor::FromVector<float>(values, std::move(shape)));
+}
+
+TEST(FoldConstantTest, FoldsConstantSubgraphsOnly) {
+  Var x = MakeVar("x", F32({2}));
+  Expr constant_part = CallOp("exp", {CallOp("add", {ConstantOf({0, 1}, {2}), ConstantOf({1, 1}, {2})})});
+  Function function = MakeFunction({x}, CallOp("multiply", {x, constant_part}));
+  Function folded = RunAndCheckPreserved(FoldConstant(), function);
+  EXPECT_EQ(CountCalls(folded, "exp"), 0);
+  EXPECT_EQ(CountCalls(folded, "add"), 0);
+  EXPECT_EQ(CountCalls(folded, "multiply"), 1);
+  const auto* folded_constant = As<ConstantNode>(As<CallNode>(folded->body)->args[1]);
+  ASSERT_NE(folded_constant, nullptr);
+  EXPECT_NEAR(folded_constant->data.data<float>()[1], std::exp(2.0), 1e-5);
+}
+
+TEST(FoldConstantTest, FoldsTupleOutputsAndProjections) {
+  Var x = MakeVar("x", F32({2}));
+  Expr parts = CallOp("split", {ConstantOf({1, 2, 3, 4}, {4})}, {{"sizes", std::vector<int64_t>{2, 2}}});
+  Function function = MakeFunction({x}, CallOp("add", {x, MakeTupleGetItem(parts, 1)}));
+  Function folded = RunAndCheckPreserved(FoldConstant(), function);
+  EXPECT_EQ(CountCalls(folded, "split"), 0);
+  EXPECT_EQ(As<ConstantNode>(As<CallNode>(folded->body)->args[1])->data.data<float>()[0], 3.0f);
+}
+
+TEST(FoldConstantTest, DisabledAtOptLevelOne) {
+  Var x = MakeVar("x", F32({2}));
+  Function function = MakeFunction({x}, CallOp("add", {x, CallOp("exp", {ConstantOf({0, 1}, {2})})}));
+  PassContext context;
+  context.opt_level = 1;
+  EXPECT_EQ(FoldConstant()(Module(function), context).main(), function);
+}
+
+// conv2d (+ bias_add) followed by batch_norm with constant parameters.
+Function MakeConvBatchNorm(bool with_bias, bool conv_has_second_user) {
+  Var x = MakeVar("x", F32({1, 3, 5, 5}));
+  Expr conv = CallOp("nn.conv2d", {x, MakeConstant(Tensor::Random(DType::kF32, {4, 3, 3, 3}, 1))},
+                     {{"padding", std::vector<int64_t>{1, 1, 1, 1}}});
+  Expr producer = with_bias ? Expr(CallOp("nn.bias_add", {conv, ConstantOf({0.1f, 0.2f, 0.3f, 0.4f}, {4})})) : conv;
+  Expr bn = CallOp("nn.batch_norm", {producer, ConstantOf({1.5f, 0.5f, 1, 2}, {4}), ConstantOf({0, 1, -1, 0.5f}, {4}),
+                                     ConstantOf({0.2f, -0.1f, 0, 1}, {4}), ConstantOf({1, 2, 0.5f, 4}, {4})});
+  Expr body = conv_has_second_user ? Expr(MakeTuple({bn, conv})) : bn;
+  return MakeFunction({x}, body);
+}
+
+TEST(SimplifyInferenceTest, FoldsBatchNormIntoConvWeights) {
+  for (bool with_bias : {false, true}) {
+    Function simplified = RunAndCheckPreserved(SimplifyInference(), MakeConvBatchNorm(with_bias, false), 1e-4);
+    EXPECT_EQ(CountCalls(simplified, "nn.batch_norm"), 0);
+    EXPECT_EQ(CountCalls(simplified, "nn.conv2d"), 1);
+    EXPECT_EQ(CountCalls(simplified, "nn.bias_add"), 1) << "one bias carries the bias and the bn shift";
+    EXPECT_EQ(CountCalls(simplified, "multiply"), 0);
+  }
+}
+
+TEST(SimplifyInferenceTest, SharedConvFallsBackToMultiplyAdd) {
+  Function simplified = RunAndCheckPreserved(SimplifyInference(), MakeConvBatchNorm(false, true), 1e-4);
+  EXPECT_EQ(CountCalls(simplified, "nn.batch_norm"), 0);
+  EXPECT_EQ(CountCalls(simplified, "nn.conv2d"), 1) << "the conv must not be duplicated";
+  EXPECT_EQ(CountCalls(simplified, "multiply"), 1);
+  EXPECT_EQ(CountCalls(simplified, "add"), 1);
+  EXPECT_EQ(CountCalls(simplified, "rsqrt"), 0) << "the scale is folded to a constant";
+}
+
+TEST(SimplifyInferenceTest, FoldsBatchNormIntoDense) {
+  Var x = MakeVar("x", F32({2, 3}));
+  Expr dense = CallOp("nn.dense", {x, MakeConstant(Tensor::Random(DType::kF32, {4, 3}, 2))});
+  Expr bn = CallOp("nn.batch_norm", {dense, ConstantOf({1, 2, 3, 4}, {4}), ConstantOf({0, 0, 1, 1}, {4}),
+                                     ConstantOf({0, 1, 0, 1}, {4}), ConstantOf({1, 1, 2, 2}, {4})});
+  Function simplified = RunAndCheckPreserved(SimplifyInference(), MakeFunction({x}, bn), 1e-4);
+  EXPECT_EQ(CountCalls(simplified, "nn.batch_norm"), 0);
+  EXPECT_EQ(CountCalls(simplified, "nn.dense"), 1);
+}
+
+TEST(SimplifyInferenceTest, NonConstantParametersDecompose) {
+  Var x = MakeVar("x", F32({2, 3, 2}));
+  Var gamma = MakeVar("gamma", F32({3}));
+  Expr bn = CallOp("nn.batch_norm", {x, gamma, ConstantOf({0, 1, 2}, {3}), ConstantOf({0, 0, 1}, {3}),
+                                     ConstantOf({1, 2, 3}, {3})});
+  Function simplified = RunAndCheckPreserved(SimplifyInference(), MakeFunction({x, gamma}, bn), 1e-5);
+  EXPECT_EQ(CountCalls(simplified, "nn.batch_norm"), 0);
+  EXPECT_EQ(CountCalls(simplified, "rsqrt"), 0) << "var + eps is constant and folds";
+}
+
+TEST(EliminateCommonSubexprTest, MergesEqualCallsAndConstants) {
+  Var x = MakeVar("x", F32({2}));
+  Expr a = CallOp("add", {CallOp("nn.relu", {x}), ConstantOf({1, 2}, {2})});
+  Expr b = CallOp("add", {CallOp("nn.relu", {x}), ConstantOf({1, 2}, {2})});
+  Expr c = CallOp("nn.leaky_relu", {x}, {{"alpha", 0.1}});
+  Expr d = CallOp("nn.leaky_relu", {x}, {{"alpha", 0.2}});  // different attrs: kept
+  Function function = MakeFunction({x}, MakeTuple({a, b, c, d}));
+  Function result = RunAndCheckPreserved(EliminateCommonSubexpr(), function);
+  EXPECT_EQ(CountCalls(result, "nn.relu"), 1);
+  EXPECT_EQ(CountCalls(result, "add"), 1);
+  EXPECT_EQ(CountCalls(result, "nn.leaky_relu"), 2);
+  const auto* tuple = As<TupleNode>(result->body);
+  EXPECT_EQ(tuple->fields[0], tuple->fields[1]);
+}
+
+TEST(DeadCodeEliminationTest, ProjectionsOfBuiltTuplesForward) {
+  Var x = MakeVar("x", F32({2}));
+  Expr unused = CallOp("exp", {x});
+  Expr used = CallOp("nn.relu", {x});
+  Function function = MakeFunction({x}, MakeTupleGetItem(MakeTuple({unused, used}), 1));
+  Function result = RunAndCheckPreserved(DeadCodeElimination(), function);
+  EXPECT_EQ(CountCalls(result, "exp"), 0);
+  EXPECT_EQ(result->body->kind(), ExprKind::kCall);
+}
+
+TEST(StandardPipelineTest, PreservesOutputsOnConvBlock) {
+  Pass pipeline = Pass::Sequential(
+      {InferTypePass(), SimplifyInference(), FoldConstant(), EliminateCommonSubexpr(), DeadCodeElimination()});
+  RunAndCheckPreserved(pipeline, MakeConvBatchNorm(true, true), 1e-4);
+  RunAndCheckPreserved(pipeline, testing::MakeConvBiasRelu(3));
+}
+
+}  // namespace
+}  // namespace collage
