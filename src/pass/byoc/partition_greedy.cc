@@ -1,0 +1,133 @@
+#include "pass/byoc/partition_greedy.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/type_inference.h"
+#include "pass/outline_groups.h"
+
+namespace collage {
+
+size_t RegionAssignment::RegionOf(size_t node) {
+  while (region_parent[node] != node) {
+    region_parent[node] = region_parent[region_parent[node]];
+    node = region_parent[node];
+  }
+  return node;
+}
+
+RegionAssignment AnnotateTarget(const Expr& body, const std::vector<SupportDeclaration>& backends) {
+  RegionAssignment assignment{IndexedForwardGraph::Create(body), {}, {}};
+  const size_t count = assignment.graph.nodes.size();
+  assignment.backend_of.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    assignment.region_parent.push_back(i);
+    const auto* call = As<CallNode>(assignment.graph.nodes[i].expr);
+    if (call == nullptr) continue;
+    for (size_t b = 0; b < backends.size(); ++b) {
+      if (backends[b].Supports(*call)) {
+        assignment.backend_of[i] = b;
+        break;
+      }
+    }
+  }
+  return assignment;
+}
+
+namespace {
+
+// True when a path between regions `a` and `b` (either direction) passes through anything
+// outside them: merging them would then create a cycle. Paths are taken in the graph with
+// every region contracted to one node, since each region runs as one call.
+bool PathLeavesRegions(RegionAssignment& assignment, size_t a, size_t b) {
+  const auto& nodes = assignment.graph.nodes;
+  std::unordered_map<size_t, std::vector<size_t>> members;
+  for (size_t i = 0; i < nodes.size(); ++i) members[assignment.RegionOf(i)].push_back(i);
+  auto in_pair = [](size_t region, size_t x, size_t y) { return region == x || region == y; };
+
+  std::vector<size_t> stack;  // regions reached outside the pair
+  auto push_consumers = [&](size_t region) {
+    for (size_t member : members[region]) {
+      for (const auto& edge : nodes[member].outputs) stack.push_back(assignment.RegionOf(edge.consumer));
+    }
+  };
+  push_consumers(a);
+  push_consumers(b);
+  std::unordered_set<size_t> seen;
+  bool left_pair = false;
+  while (!stack.empty()) {
+    const size_t region = stack.back();
+    stack.pop_back();
+    if (in_pair(region, a, b)) continue;  // a direct edge between the pair is fine
+    if (!seen.insert(region).second) continue;
+    for (size_t member : members[region]) {
+      for (const auto& edge : nodes[member].outputs) {
+        const size_t next = assignment.RegionOf(edge.consumer);
+        if (in_pair(next, a, b)) left_pair = true;
+        stack.push_back(next);
+      }
+    }
+    if (left_pair) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void MergeCompilerRegions(RegionAssignment& assignment) {
+  const auto& nodes = assignment.graph.nodes;
+  // In post-DFS order, each node tries to join the regions of its producers of the same backend.
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    if (!assignment.backend_of[node]) continue;
+    ForEachChild(*nodes[node].expr, [&](const Expr& child) {
+      auto it = assignment.graph.index_of.find(child.get());
+      if (it == assignment.graph.index_of.end()) return;
+      const size_t producer = it->second;
+      if (assignment.backend_of[producer] != assignment.backend_of[node]) return;
+      const size_t mine = assignment.RegionOf(node);
+      const size_t theirs = assignment.RegionOf(producer);
+      if (mine == theirs || PathLeavesRegions(assignment, mine, theirs)) return;
+      assignment.region_parent[mine] = theirs;
+    });
+  }
+}
+
+Expr PartitionGraph(RegionAssignment& assignment, const std::vector<SupportDeclaration>& backends,
+                    size_t* next_symbol) {
+  const size_t count = assignment.graph.nodes.size();
+  std::vector<std::optional<size_t>> group_of(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (assignment.backend_of[i]) group_of[i] = assignment.RegionOf(i);
+  }
+  OutlineOptions options;
+  options.inline_constants = true;
+  options.function_attrs = [&](size_t region) {
+    const std::string& backend = backends[*assignment.backend_of[region]].backend;
+    return Attrs{{attr::kPrimitive, int64_t{1}},
+                 {attr::kCompiler, backend},
+                 {attr::kGlobalSymbol, backend + "_" + std::to_string((*next_symbol)++)}};
+  };
+  return OutlineGroups(assignment.graph, group_of, options);
+}
+
+Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order) {
+  return Pass::ModulePass({"PartitionGreedy", 0}, [backends = std::move(backends_in_priority_order)](
+                                                      const Module& module, const PassContext&) {
+    Module result;
+    size_t next_symbol = 0;  // global symbols are unique across the module
+    for (const auto& [name, function] : module.functions()) {
+      InferType(function);
+      RegionAssignment assignment = AnnotateTarget(function->body, backends);
+      MergeCompilerRegions(assignment);
+      Function partitioned =
+          MakeFunction(function->params, PartitionGraph(assignment, backends, &next_symbol), function->attrs);
+      InferType(partitioned);
+      result.Add(name, partitioned);
+    }
+    return result;
+  });
+}
+
+Pass PartitionFor(SupportDeclaration backend) { return PartitionGreedy({std::move(backend)}); }
+
+}  // namespace collage

@@ -1,0 +1,40 @@
+// Classic BYOC partitioning, the greedy baseline (DESIGN §7):
+//   AnnotateTarget        each op call (or Composite call) goes to the first backend, in
+//                         priority order, that supports it; others stay on the host;
+//   MergeCompilerRegions  adjacent calls of the same backend merge into regions as long as
+//                         the region graph stays acyclic;
+//   PartitionGraph        each region becomes a call to a function with Primitive=1,
+//                         Compiler=<backend> and a unique global_symbol.
+// (MergeComposite, which wraps pattern-table matches in Composite functions first, comes
+// with the pattern language.)
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "backend/support_declaration.h"
+#include "pass/fuse_ops/indexed_forward_graph.h"
+#include "pass/pass.h"
+
+namespace collage {
+
+// The backend of each node and the regions, over the nodes of one function body.
+struct RegionAssignment {
+  IndexedForwardGraph graph;
+  std::vector<std::optional<size_t>> backend_of;  // index into the declarations; nullopt: host
+  std::vector<size_t> region_parent;              // union-find over node indices
+
+  size_t RegionOf(size_t node);
+};
+
+RegionAssignment AnnotateTarget(const Expr& body, const std::vector<SupportDeclaration>& backends);
+void MergeCompilerRegions(RegionAssignment& assignment);
+// Outlines every region; `next_symbol` numbers the global symbols ("<backend>_<n>").
+Expr PartitionGraph(RegionAssignment& assignment, const std::vector<SupportDeclaration>& backends,
+                    size_t* next_symbol);
+
+// The three steps over every function of a module.
+Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order);
+Pass PartitionFor(SupportDeclaration backend);
+
+}  // namespace collage
