@@ -22,8 +22,14 @@ std::string FloatToString(double value) {
 std::string QuoteString(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
+    if (c == '\n') {
+      quoted += "\\n";
+    } else if (c == '\t') {
+      quoted += "\\t";
+    } else {
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
   }
   return quoted + "\"";
 }

@@ -104,6 +104,11 @@ Type InferType(const Expr& expr) {
   return expr->checked_type();
 }
 
+Type InferNodeType(const Expr& node) {
+  node->set_checked_type(InferNode(*node));
+  return node->checked_type();
+}
+
 void InferType(const Module& module) {
   for (const auto& [name, function] : module.functions()) InferType(function);
 }

@@ -12,5 +12,8 @@ namespace collage {
 // Variables must carry a type annotation. Nodes already typed are re-checked.
 Type InferType(const Expr& expr);
 void InferType(const Module& module);
+// Types one node whose operands are already typed (e.g. while building a graph bottom-up),
+// sets its checked type and returns it; does not revisit the operands.
+Type InferNodeType(const Expr& node);
 
 }  // namespace collage

@@ -14,6 +14,7 @@ TEST(AttrsTest, ValuesPrintInTextFormatSpelling) {
   EXPECT_EQ(AttrValueToString(2.0), "2.0");
   EXPECT_EQ(AttrValueToString(1e-05), "1e-05");
   EXPECT_EQ(AttrValueToString(std::string("a\"b")), "\"a\\\"b\"");
+  EXPECT_EQ(AttrValueToString(std::string("line\nnext\t")), "\"line\\nnext\\t\"");
   EXPECT_EQ(AttrValueToString(std::vector<int64_t>{1, -2}), "[1, -2]");
   EXPECT_EQ(AttrValueToString(std::vector<double>{0.5, 3.0}), "[0.5, 3.0]");
   EXPECT_EQ(AttrValueToString(std::numeric_limits<double>::infinity()), "inf");

@@ -1,0 +1,225 @@
+#include "ir/lexer.h"
+
+#include <cstdio>
+
+namespace collage {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsIdentifierStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool IsIdentifierChar(char c) { return IsIdentifierStart(c) || IsDigit(c); }
+
+std::string PrintableChar(char c) {
+  if (c >= 0x20 && c < 0x7f) return std::string(1, c);
+  char buffer[8];
+  std::snprintf(buffer, sizeof(buffer), "\\x%02x", static_cast<unsigned char>(c));
+  return buffer;
+}
+
+}  // namespace
+
+std::string DescribeTokenKind(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::kEnd: return "end of input";
+    case TokenKind::kLocal: return "a %name";
+    case TokenKind::kGlobal: return "a @name";
+    case TokenKind::kIdentifier: return "a name";
+    case TokenKind::kInteger: return "an integer";
+    case TokenKind::kFloat: return "a number";
+    case TokenKind::kString: return "a string";
+    case TokenKind::kLeftParen: return "'('";
+    case TokenKind::kRightParen: return "')'";
+    case TokenKind::kLeftBracket: return "'['";
+    case TokenKind::kRightBracket: return "']'";
+    case TokenKind::kLeftBrace: return "'{'";
+    case TokenKind::kRightBrace: return "'}'";
+    case TokenKind::kComma: return "','";
+    case TokenKind::kEquals: return "'='";
+    case TokenKind::kColon: return "':'";
+    case TokenKind::kDot: return "'.'";
+    case TokenKind::kArrow: return "'->'";
+  }
+  return "?";
+}
+
+std::string DescribeToken(const Token& token) {
+  switch (token.kind) {
+    case TokenKind::kLocal: return "'%" + token.text + "'";
+    case TokenKind::kGlobal: return "'@" + token.text + "'";
+    case TokenKind::kIdentifier:
+    case TokenKind::kInteger:
+    case TokenKind::kFloat: return "'" + token.text + "'";
+    case TokenKind::kString: return "string \"" + token.text + "\"";
+    default: return DescribeTokenKind(token.kind);
+  }
+}
+
+Lexer::Lexer(std::string_view text, std::string file_name) : text_(text), file_name_(std::move(file_name)) {}
+
+void Lexer::Fail(int line, int column, const std::string& message) const {
+  throw ParseError(LocationOf(line, column), message);
+}
+
+char Lexer::PeekChar(size_t ahead) const { return position_ + ahead < text_.size() ? text_[position_ + ahead] : '\0'; }
+
+void Lexer::Advance() {
+  if (text_[position_] == '\n') {
+    ++line_;
+    column_ = 1;
+  } else {
+    ++column_;
+  }
+  ++position_;
+}
+
+void Lexer::SkipSpaceAndComments() {
+  while (position_ < text_.size()) {
+    const char c = PeekChar();
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      Advance();
+    } else if (c == '/' && PeekChar(1) == '/') {
+      while (position_ < text_.size() && PeekChar() != '\n') Advance();
+    } else {
+      return;
+    }
+  }
+}
+
+std::string Lexer::LexName(int line, int column) {
+  const char sigil = PeekChar();
+  Advance();
+  if (PeekChar() == '"') return LexString(line_, column_);
+  std::string name;
+  while (IsIdentifierChar(PeekChar())) {
+    name += PeekChar();
+    Advance();
+  }
+  if (name.empty()) Fail(line, column, std::string("expected a name after '") + sigil + "'");
+  return name;
+}
+
+std::string Lexer::LexString(int line, int column) {
+  Advance();  // opening quote
+  std::string value;
+  while (true) {
+    if (position_ >= text_.size()) Fail(line, column, "unterminated string (missing closing '\"')");
+    const char c = PeekChar();
+    if (c == '"') {
+      Advance();
+      return value;
+    }
+    if (c == '\\') {
+      const int escape_line = line_;
+      const int escape_column = column_;
+      Advance();
+      const char escaped = PeekChar();
+      if (escaped == '"' || escaped == '\\') {
+        value += escaped;
+      } else if (escaped == 'n') {
+        value += '\n';
+      } else if (escaped == 't') {
+        value += '\t';
+      } else {
+        Fail(escape_line, escape_column,
+             "unknown escape '\\" + PrintableChar(escaped) + "' in string (expected \\\", \\\\, \\n or \\t)");
+      }
+      Advance();
+      continue;
+    }
+    value += c;
+    Advance();
+  }
+}
+
+Token Lexer::LexNumber(int line, int column) {
+  const size_t start = position_;
+  bool is_float = false;
+  if (PeekChar() == '-') Advance();
+  while (IsDigit(PeekChar())) Advance();
+  if (!after_dot_ && PeekChar() == '.' && IsDigit(PeekChar(1))) {
+    is_float = true;
+    Advance();
+    while (IsDigit(PeekChar())) Advance();
+  }
+  if (!after_dot_ && (PeekChar() == 'e' || PeekChar() == 'E')) {
+    is_float = true;
+    Advance();
+    if (PeekChar() == '+' || PeekChar() == '-') Advance();
+    if (!IsDigit(PeekChar())) {
+      while (IsIdentifierChar(PeekChar())) Advance();
+      Fail(line, column,
+           "bad number '" + std::string(text_.substr(start, position_ - start)) +
+               "' (expected digits after the exponent)");
+    }
+    while (IsDigit(PeekChar())) Advance();
+  }
+  if (IsIdentifierChar(PeekChar())) {
+    while (IsIdentifierChar(PeekChar())) Advance();
+    Fail(line, column, "bad number '" + std::string(text_.substr(start, position_ - start)) + "'");
+  }
+  return Token{is_float ? TokenKind::kFloat : TokenKind::kInteger, std::string(text_.substr(start, position_ - start)),
+               line, column};
+}
+
+Token Lexer::Next() {
+  SkipSpaceAndComments();
+  const int line = line_;
+  const int column = column_;
+  const bool after_dot = after_dot_;
+  after_dot_ = false;
+  if (position_ >= text_.size()) return Token{TokenKind::kEnd, "", line, column};
+
+  const char c = PeekChar();
+  auto punctuation = [&](TokenKind kind, size_t length) {
+    for (size_t i = 0; i < length; ++i) Advance();
+    return Token{kind, "", line, column};
+  };
+  switch (c) {
+    case '(': return punctuation(TokenKind::kLeftParen, 1);
+    case ')': return punctuation(TokenKind::kRightParen, 1);
+    case '[': return punctuation(TokenKind::kLeftBracket, 1);
+    case ']': return punctuation(TokenKind::kRightBracket, 1);
+    case '{': return punctuation(TokenKind::kLeftBrace, 1);
+    case '}': return punctuation(TokenKind::kRightBrace, 1);
+    case ',': return punctuation(TokenKind::kComma, 1);
+    case '=': return punctuation(TokenKind::kEquals, 1);
+    case ':': return punctuation(TokenKind::kColon, 1);
+    case '.': after_dot_ = true; return punctuation(TokenKind::kDot, 1);
+    case '%': return Token{TokenKind::kLocal, LexName(line, column), line, column};
+    case '@': return Token{TokenKind::kGlobal, LexName(line, column), line, column};
+    case '"': return Token{TokenKind::kString, LexString(line, column), line, column};
+    default: break;
+  }
+  if (c == '-' && PeekChar(1) == '>') return punctuation(TokenKind::kArrow, 2);
+  if (c == '-' && !IsDigit(PeekChar(1))) {
+    for (std::string_view word : {"inf", "nan"}) {
+      if (text_.substr(position_ + 1, word.size()) == word && !IsIdentifierChar(PeekChar(1 + word.size()))) {
+        for (size_t i = 0; i <= word.size(); ++i) Advance();
+        return Token{TokenKind::kFloat, "-" + std::string(word), line, column};
+      }
+    }
+  }
+  if (IsDigit(c) || c == '-') {
+    if (c == '-' && !IsDigit(PeekChar(1))) Fail(line, column, "unexpected character '-'");
+    after_dot_ = after_dot;
+    Token number = LexNumber(line, column);
+    after_dot_ = false;
+    return number;
+  }
+  if (IsIdentifierStart(c)) {
+    std::string word;
+    while (true) {
+      while (IsIdentifierChar(PeekChar())) {
+        word += PeekChar();
+        Advance();
+      }
+      if (PeekChar() != '.' || !IsIdentifierStart(PeekChar(1))) break;
+      word += '.';
+      Advance();
+    }
+    return Token{TokenKind::kIdentifier, std::move(word), line, column};
+  }
+  Fail(line, column, "unexpected character '" + PrintableChar(c) + "'");
+}
+
+}  // namespace collage
