@@ -7,6 +7,10 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterReductionOps(registry);
   RegisterTransformOps(registry);
   RegisterNNOps(registry);
+  RegisterConvolutionOps(registry);
+  RegisterDenseOps(registry);
+  RegisterNormalizationOps(registry);
+  RegisterPoolingOps(registry);
   RegisterImageOps(registry);
 }
 

@@ -11,7 +11,11 @@ void RegisterAllOps(OpRegistry& registry);
 void RegisterElementwiseOps(OpRegistry& registry);  // elementwise.cc: unary, binary, compare, where, cast, clip
 void RegisterReductionOps(OpRegistry& registry);    // reduction.cc: sum, mean, max, min
 void RegisterTransformOps(OpRegistry& registry);    // transform.cc: reshape, transpose, concat, slice, ...
-void RegisterNNOps(OpRegistry& registry);           // nn.cc: conv, dense, matmul, norms, softmax, pools, pad
+void RegisterNNOps(OpRegistry& registry);           // nn.cc: pad
+void RegisterConvolutionOps(OpRegistry& registry);  // nn_convolution.cc: conv2d, conv2d_transpose
+void RegisterDenseOps(OpRegistry& registry);        // nn_dense.cc: dense, matmul, batch_matmul, bias_add
+void RegisterNormalizationOps(OpRegistry& registry);  // nn_normalization.cc: batch_norm, layer_norm, softmax
+void RegisterPoolingOps(OpRegistry& registry);      // nn_pooling.cc: max/avg, global and adaptive pools
 void RegisterImageOps(OpRegistry& registry);        // image.cc: resize
 
 }  // namespace collage
