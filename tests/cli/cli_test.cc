@@ -1,0 +1,300 @@
+// End-to-end tests of the collage command-line tool: they run the built binary (its path
+// is in COLLAGE_CLI, which ctest sets) and check exit codes, output text and files.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "interpreter/interpreter.h"
+#include "io/npz.h"
+#include "ir/parser.h"
+#include "ir/structural_equal.h"
+#include "testing/temp_directory.h"
+
+namespace collage {
+namespace {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string CliPath() {
+  const char* path = std::getenv("COLLAGE_CLI");
+  return path != nullptr ? path : std::string(COLLAGE_BINARY_DIR) + "/bin/collage";
+}
+
+std::string Quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void WriteFile(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+int CountLines(const std::string& text) {
+  int lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+// Two parameters, a tuple result.
+constexpr const char* kTupleModel = R"(def @main(%x: Tensor[(2, 3), f32], %y: Tensor[(3), f32]) {
+  %0 = add(%x, %y)
+  %1 = multiply(%x, %x)
+  (%0, nn.relu(%1))
+}
+)";
+
+constexpr const char* kSingleOutputModel = R"(def @main(%a: Tensor[(4), i32]) {
+  multiply(%a, %a)
+}
+)";
+
+// add of (2, 3) and (4): the error is at line 2, column 3.
+constexpr const char* kIllTypedModel = R"(def @main(%x: Tensor[(2, 3), f32], %y: Tensor[(4), f32]) {
+  add(%x, %y)
+}
+)";
+
+class CliTest : public ::testing::Test {
+ protected:
+  CliResult Run(const std::vector<std::string>& arguments) {
+    std::string command = Quote(CliPath());
+    for (const std::string& argument : arguments) command += " " + Quote(argument);
+    const std::string out_path = directory_.PathOf("stdout.txt");
+    const std::string err_path = directory_.PathOf("stderr.txt");
+    command += " >" + Quote(out_path) + " 2>" + Quote(err_path) + " </dev/null";
+    const int status = std::system(command.c_str());
+    CliResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = ReadFile(out_path);
+    result.err = ReadFile(err_path);
+    return result;
+  }
+  std::string WriteModel(const std::string& name, const std::string& text) {
+    const std::string path = directory_.PathOf(name);
+    WriteFile(path, text);
+    return path;
+  }
+  // Exit status 1 with one line on stderr that starts "collage: error: " and contains `expected`.
+  void ExpectError(const CliResult& result, const std::string& expected) {
+    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_EQ(result.err.rfind("collage: error: ", 0), 0u) << result.err;
+    EXPECT_EQ(CountLines(result.err), 1) << result.err;
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+  }
+  // Exit status 2 with one line on stderr naming the problem and pointing to --help.
+  void ExpectUsageError(const CliResult& result, const std::string& expected) {
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_EQ(CountLines(result.err), 1) << result.err;
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("--help"), std::string::npos) << result.err;
+  }
+
+  testing::TempDirectory directory_;
+};
+
+TEST_F(CliTest, HelpListsTheCommands) {
+  for (const char* spelling : {"--help", "help", "-h"}) {
+    const CliResult result = Run({spelling});
+    EXPECT_EQ(result.exit_code, 0) << spelling;
+    EXPECT_EQ(result.out.rfind("usage: collage COMMAND", 0), 0u) << result.out;
+    for (const char* command : {"import", "run", "backends"}) {
+      EXPECT_NE(result.out.find("\n  " + std::string(command) + " "), std::string::npos) << command;
+    }
+    EXPECT_TRUE(result.err.empty());
+  }
+}
+
+TEST_F(CliTest, CommandHelpListsItsOptions) {
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"help", "run"}, std::vector<std::string>{"run", "--help"}}) {
+    const CliResult result = Run(arguments);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out.rfind("usage: collage run MODEL", 0), 0u) << result.out;
+    for (const char* option :
+         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N"}) {
+      EXPECT_NE(result.out.find(option), std::string::npos) << option;
+    }
+  }
+}
+
+TEST_F(CliTest, BadUsageExitsWithTwo) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  ExpectUsageError(Run({}), "missing COMMAND");
+  ExpectUsageError(Run({"frobnicate"}), "unknown command 'frobnicate'");
+  ExpectUsageError(Run({"--frobnicate"}), "unknown option '--frobnicate'");
+  ExpectUsageError(Run({"help", "frobnicate"}), "unknown command 'frobnicate'");
+  ExpectUsageError(Run({"run"}), "missing MODEL");
+  ExpectUsageError(Run({"run", model, "--fast"}), "unknown option '--fast' for 'run'");
+  ExpectUsageError(Run({"run", model, "--seed"}), "option --seed needs a value");
+  ExpectUsageError(Run({"run", model, "--seed", "x1"}), "--seed expects an integer");
+  ExpectUsageError(Run({"run", model, "--threads", "0"}), "--threads expects an integer in [1, 4096], got '0'");
+  ExpectUsageError(Run({"run", model, "--check=yes"}), "option --check takes no value");
+  ExpectUsageError(Run({"run", model, "--seed", "1", "--seed", "2"}), "option --seed given twice");
+  ExpectUsageError(Run({"run", model, "other.cir"}), "unexpected argument 'other.cir'");
+  ExpectUsageError(Run({"backends", "extra"}), "unexpected argument 'extra'");
+}
+
+TEST_F(CliTest, UnknownBackendListsTheAvailableOnes) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"run", model, "--backends", "reference,tvm"});
+  ExpectUsageError(result, "unknown backend 'tvm' (available: reference)");
+  EXPECT_TRUE(result.out.empty());
+}
+
+TEST_F(CliTest, BackendsListsTheReferenceInterpreter) {
+  const CliResult result = Run({"backends"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out, "reference  interpreter  cpu\n");
+}
+
+TEST_F(CliTest, MissingModelFileIsAnErrorNamingIt) {
+  const std::string path = directory_.PathOf("no_such_model.cir");
+  ExpectError(Run({"run", path}), "'" + path + "'");
+  ExpectError(Run({"import", path}), "'" + path + "'");
+}
+
+TEST_F(CliTest, IllTypedModelReportsLineAndColumn) {
+  const std::string path = WriteModel("ill_typed.cir", kIllTypedModel);
+  const CliResult result = Run({"run", path});
+  ExpectError(result, path + ":2:3: add: ");
+  EXPECT_TRUE(result.out.empty());
+  ExpectError(Run({"import", path}), path + ":2:3: ");
+}
+
+TEST_F(CliTest, UnreadableOnnxModelIsAnErrorNamingIt) {
+  const std::string path = WriteModel("garbage.onnx", "this is not a protobuf");
+  ExpectError(Run({"run", path}), path);
+}
+
+TEST_F(CliTest, RunCheckPrintsTheErrorsAndSucceeds) {
+  const std::string path = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"run", path, "--check", "--seed", "0", "--backends", "reference", "--threads", "2"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("output0: Tensor[(2, 3), f32]  min="), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("output1: Tensor[(2, 3), f32]  min="), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
+  EXPECT_TRUE(result.err.empty()) << result.err;
+}
+
+TEST_F(CliTest, BundledExampleRunsWithCheck) {
+  const CliResult result =
+      Run({"run", std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir", "--check", "--seed", "0"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("output: Tensor[(1, 2, 2, 2), f32]"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0"), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, InputsAndOutputsRoundTripThroughNpz) {
+  const std::string model_path = WriteModel("m.cir", kTupleModel);
+  const Tensor x = Tensor::FromVector<float>({1.0f, -2.0f, 3.0f, -4.0f, 5.0f, -6.0f}, {2, 3});
+  const Tensor y = Tensor::FromVector<float>({0.5f, 0.25f, -1.0f}, {3});
+  const std::string inputs_path = directory_.PathOf("in.npz");
+  const std::string outputs_path = directory_.PathOf("out.npz");
+  WriteNpz(inputs_path, {{"y", y}, {"x", x}});  // any order
+
+  const CliResult result = Run({"run", model_path, "--inputs", inputs_path, "--outputs", outputs_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+
+  const NamedTensors outputs = ReadNpz(outputs_path);
+  ASSERT_EQ(outputs.size(), 2u);
+  EXPECT_EQ(outputs[0].first, "output0");
+  EXPECT_EQ(outputs[1].first, "output1");
+  // x + y and relu(x * x), by hand.
+  EXPECT_TRUE(
+      outputs[0].second.BitwiseEqual(Tensor::FromVector<float>({1.5f, -1.75f, 2.0f, -3.5f, 5.25f, -7.0f}, {2, 3})));
+  EXPECT_TRUE(
+      outputs[1].second.BitwiseEqual(Tensor::FromVector<float>({1.0f, 4.0f, 9.0f, 16.0f, 25.0f, 36.0f}, {2, 3})));
+  // And the same as the interpreter in this process.
+  const Module module = ParseModule(kTupleModel, "m.cir");
+  const std::vector<Tensor> expected = Evaluate(module.main(), {x, y}).Flatten();
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_TRUE(outputs[0].second.BitwiseEqual(expected[0]));
+  EXPECT_TRUE(outputs[1].second.BitwiseEqual(expected[1]));
+}
+
+TEST_F(CliTest, SingleOutputIsNamedOutput) {
+  const std::string model_path = WriteModel("m.cir", kSingleOutputModel);
+  const std::string inputs_path = directory_.PathOf("in.npz");
+  const std::string outputs_path = directory_.PathOf("out.npz");
+  WriteNpz(inputs_path, {{"a", Tensor::FromVector<int32_t>({-3, 0, 2, 7}, {4})}});
+  const CliResult result = Run({"run", model_path, "--inputs", inputs_path, "--outputs", outputs_path, "--check"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("output: Tensor[(4), i32]  min=0 max=49 mean=15.5\n"), std::string::npos) << result.out;
+  const NamedTensors outputs = ReadNpz(outputs_path);
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].first, "output");
+  EXPECT_TRUE(outputs[0].second.BitwiseEqual(Tensor::FromVector<int32_t>({9, 0, 4, 49}, {4})));
+}
+
+TEST_F(CliTest, RandomInputsDependOnlyOnTheSeed) {
+  const std::string model_path = WriteModel("m.cir", kTupleModel);
+  const auto run_with_seed = [&](const std::string& seed, const std::string& name) {
+    const std::string outputs_path = directory_.PathOf(name);
+    EXPECT_EQ(Run({"run", model_path, "--seed", seed, "--outputs", outputs_path}).exit_code, 0);
+    return ReadNpz(outputs_path);
+  };
+  const NamedTensors first = run_with_seed("7", "a.npz");
+  const NamedTensors again = run_with_seed("7", "b.npz");
+  const NamedTensors other = run_with_seed("8", "c.npz");
+  ASSERT_EQ(first.size(), 2u);
+  ASSERT_EQ(again.size(), 2u);
+  ASSERT_EQ(other.size(), 2u);
+  EXPECT_TRUE(first[0].second.BitwiseEqual(again[0].second));
+  EXPECT_FALSE(first[0].second.BitwiseEqual(other[0].second));
+  // The interpreter's RandomArguments with the same seed give the same outputs.
+  const Module module = ParseModule(kTupleModel, "m.cir");
+  const std::vector<Tensor> expected = Evaluate(module.main(), RandomArguments(module.main(), 7)).Flatten();
+  EXPECT_TRUE(first[0].second.BitwiseEqual(expected[0]));
+  EXPECT_TRUE(first[1].second.BitwiseEqual(expected[1]));
+}
+
+TEST_F(CliTest, BadInputArraysAreErrorsNamingTheParameter) {
+  const std::string model_path = WriteModel("m.cir", kTupleModel);
+  const std::string inputs_path = directory_.PathOf("in.npz");
+  const Tensor x = Tensor::Zeros(DType::kF32, {2, 3});
+  const Tensor y = Tensor::Zeros(DType::kF32, {3});
+  const auto run_with = [&](const NamedTensors& arrays) {
+    WriteNpz(inputs_path, arrays);
+    return Run({"run", model_path, "--inputs", inputs_path});
+  };
+  ExpectError(run_with({{"x", x}}), inputs_path + ": no array for parameter 'y' (expected Tensor[(3), f32])");
+  ExpectError(run_with({{"x", x}, {"y", y}, {"z", y}}),
+              inputs_path + ": array 'z' matches no parameter of @main (parameters: x, y)");
+  ExpectError(run_with({{"x", x}, {"y", Tensor::Zeros(DType::kI32, {3})}}),
+              inputs_path + ": array 'y' is Tensor[(3), i32] but parameter 'y' expects Tensor[(3), f32]");
+  ExpectError(run_with({{"x", Tensor::Zeros(DType::kF32, {3, 2})}, {"y", y}}),
+              "array 'x' is Tensor[(3, 2), f32] but parameter 'x' expects Tensor[(2, 3), f32]");
+  ExpectError(Run({"run", model_path, "--inputs", directory_.PathOf("missing.npz")}), "missing.npz");
+  WriteFile(inputs_path, "not a zip file at all, but long enough to be searched");
+  ExpectError(Run({"run", model_path, "--inputs", inputs_path}), inputs_path + ": not a zip archive");
+}
+
+TEST_F(CliTest, ImportPrintsParseableText) {
+  const std::string model_path = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"import", model_path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("def @main(%x: Tensor[(2, 3), f32], %y: Tensor[(3), f32])", 0), 0u) << result.out;
+  EXPECT_TRUE(StructuralEqual(ParseModule(result.out, "printed"), ParseModule(kTupleModel, "m.cir")));
+
+  const std::string output_path = directory_.PathOf("printed.cir");
+  const CliResult to_file = Run({"import", model_path, "-o", output_path});
+  ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
+  EXPECT_TRUE(to_file.out.empty());
+  EXPECT_EQ(ReadFile(output_path), result.out);
+}
+
+}  // namespace
+}  // namespace collage

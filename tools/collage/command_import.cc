@@ -1,0 +1,36 @@
+// `collage import MODEL [-o OUT]`: prints the loaded, type-checked module in the text format.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "ir/printer.h"
+#include "model_loader.h"
+
+namespace collage::cli {
+
+CommandSpec ImportCommandSpec() {
+  return {"import",
+          "MODEL",
+          "print the imported, type-checked model in the text format",
+          {{{"--output", "-o"}, "OUT", "write the text to OUT instead of standard output"}}};
+}
+
+int RunImportCommand(const ParsedArguments& arguments) {
+  std::string text = PrintModule(LoadModel(arguments.positional));
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  const std::optional<std::string> output = arguments.Value("--output");
+  if (!output) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream file(*output, std::ios::binary | std::ios::trunc);
+  if (!file) throw Error("cannot create '" + *output + "': " + std::strerror(errno));
+  file << text;
+  file.close();
+  if (!file) throw Error("cannot write '" + *output + "'");
+  return 0;
+}
+
+}  // namespace collage::cli

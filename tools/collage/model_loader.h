@@ -1,0 +1,15 @@
+// Loads the MODEL argument of the CLI commands: a text-IR file (any name not ending in
+// .onnx) is parsed and type-checked; an .onnx file goes to the ONNX importer.
+#pragma once
+
+#include <string>
+
+#include "ir/module.h"
+
+namespace collage::cli {
+
+// Throws Error naming the file when it is missing or unreadable, and the parser's or type
+// checker's one-line error ("file:line:col: ...") when it is malformed or ill-typed.
+Module LoadModel(const std::string& path);
+
+}  // namespace collage::cli
