@@ -1,3 +1,5 @@
+// nn.dropout: the identity at inference time (SimplifyInference removes it); kept as an op so
+// imported graphs can say what they contained.
 // nn.pad: pads (or, with negative widths, crops) every axis of a tensor. pad_width is in ONNX
 // order [x1_begin, x2_begin, ..., x1_end, x2_end, ...]; new positions take pad_value
 // ("constant"), the mirror image without repeating the border ("reflect") or the border
@@ -72,6 +74,18 @@ void PadKernel(const std::vector<Tensor>& args, const Attrs& attrs, Tensor& resu
 }  // namespace
 
 void RegisterNNOps(OpRegistry& registry) {
+  registry.Register("nn.dropout")
+      .Describe("Dropout; the identity at inference time.")
+      .Args({"data"})
+      .Attr("rate", AttrKind::kFloat, 0.5)
+      .Pattern(OpPatternKind::kElemWise)
+      .Relation([](const std::vector<Type>& arg_types, const Attrs&) -> Type {
+        const TensorTypeNode& data = ExpectTensorArg(arg_types, 0, "data");
+        return TensorType(data.dtype, data.shape);
+      })
+      .Kernel([](const std::vector<Tensor>& args, const Attrs&, const Type&) {
+        return std::vector<Tensor>{args[0].Clone()};
+      });
   registry.Register("nn.pad")
       .Describe("pads or crops every axis; pad_width is [x1_begin, x2_begin, ..., x1_end, x2_end, ...]")
       .Args({"data"})

@@ -132,6 +132,14 @@ TEST(SimplifyInferenceTest, NonConstantParametersDecompose) {
   EXPECT_EQ(CountCalls(simplified, "rsqrt"), 0) << "var + eps is constant and folds";
 }
 
+TEST(SimplifyInferenceTest, RemovesDropout) {
+  Var x = MakeVar("x", F32({2, 3}));
+  Function function = MakeFunction({x}, CallOp("nn.relu", {CallOp("nn.dropout", {x}, {{"rate", 0.1}})}));
+  Function simplified = RunAndCheckPreserved(SimplifyInference(), function);
+  EXPECT_EQ(CountCalls(simplified, "nn.dropout"), 0);
+  EXPECT_EQ(As<CallNode>(simplified->body)->args[0], simplified->params[0]);
+}
+
 TEST(EliminateCommonSubexprTest, MergesEqualCallsAndConstants) {
   Var x = MakeVar("x", F32({2}));
   Expr a = CallOp("add", {CallOp("nn.relu", {x}), ConstantOf({1, 2}, {2})});
