@@ -1,0 +1,18 @@
+#include "collage/candidate_partition.h"
+
+#include "collage/cost_estimator.h"
+
+namespace collage {
+
+Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const {
+  if (!cost_) cost_ = estimator.Estimate(graph, *this);
+  return *cost_;
+}
+
+std::string CandidatePartition::ToString() const {
+  std::string text = "spec=" + spec_name_ + " backend=" + backend_ + " rule=" + rule_name_ + " " + sub_graph_.ToString();
+  if (cost_) text += " cost=" + cost_->ToString();
+  return text;
+}
+
+}  // namespace collage

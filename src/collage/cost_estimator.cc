@@ -1,0 +1,102 @@
+#include "collage/cost_estimator.h"
+
+#include <algorithm>
+
+#include "ir/structural_equal.h"
+
+namespace collage {
+namespace {
+
+double Elements(const Type& type) {
+  if (const TensorTypeNode* tensor = AsTensorType(type)) return static_cast<double>(NumElements(tensor->shape));
+  double total = 0;
+  if (const TupleTypeNode* tuple = AsTupleType(type)) {
+    for (const Type& field : tuple->fields) total += Elements(field);
+  }
+  return total;
+}
+
+double Bytes(const Type& type) {
+  if (const TensorTypeNode* tensor = AsTensorType(type)) {
+    return static_cast<double>(NumElements(tensor->shape)) * static_cast<double>(DTypeSize(tensor->dtype));
+  }
+  double total = 0;
+  if (const TupleTypeNode* tuple = AsTupleType(type)) {
+    for (const Type& field : tuple->fields) total += Bytes(field);
+  }
+  return total;
+}
+
+// The size of the reduced (last) dimension of a tensor type; 1 when unknown.
+double LastDimension(const Type& type) {
+  const TensorTypeNode* tensor = AsTensorType(type);
+  return tensor && !tensor->shape.empty() ? static_cast<double>(tensor->shape.back()) : 1.0;
+}
+
+}  // namespace
+
+Cost MockCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) {
+  ++calls_;
+  return cost_function_(graph, candidate);
+}
+
+Cost CostCache::Lookup(const Function& function, const std::string& backend, const std::function<Cost()>& compute) {
+  auto& bucket = entries_[{StructuralHash(function), backend}];
+  for (const auto& [cached_function, cost] : bucket) {
+    if (StructuralEqual(cached_function, function, {.compare_constant_values = false})) {
+      ++hits_;
+      return cost;
+    }
+  }
+  ++misses_;
+  const Cost cost = compute();
+  bucket.emplace_back(function, cost);
+  return cost;
+}
+
+double AnalyticCostEstimator::Flops(const CallNode& call) {
+  const double output_elements = Elements(call.checked_type());
+  const std::string& name = call.op()->name;
+  if ((name == "nn.dense" || name == "nn.batch_matmul" || name == "nn.matmul") && !call.args.empty()) {
+    return 2.0 * output_elements * LastDimension(call.args[0]->checked_type());
+  }
+  if (name == "nn.conv2d" && call.args.size() > 1) {
+    const double weight = Elements(call.args[1]->checked_type());
+    const TensorTypeNode* weight_type = AsTensorType(call.args[1]->checked_type());
+    const double out_channels = weight_type && !weight_type->shape.empty() ? weight_type->shape[0] : 1.0;
+    return 2.0 * output_elements * weight / std::max(out_channels, 1.0);
+  }
+  double input_elements = 0;
+  for (const Expr& arg : call.args) input_elements += Elements(arg->checked_type());
+  return std::max(input_elements, output_elements);
+}
+
+Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph& sub_graph,
+                                     const BackendPerformance& performance) const {
+  double compute_seconds = 0;
+  bool computes = false;
+  for (size_t index : sub_graph.inside().ToVector()) {
+    const auto* call = As<CallNode>(graph.node(index).expr);
+    if (call == nullptr || call->op() == nullptr) continue;
+    auto it = performance.op_efficiency.find(call->op()->name);
+    const double efficiency = it == performance.op_efficiency.end() ? performance.default_efficiency : it->second;
+    if (efficiency <= 0) return Cost::Invalid();
+    compute_seconds += Flops(*call) / (performance.peak_flops * efficiency);
+    computes = true;
+  }
+  if (!computes) return Cost::Zero();
+  double bytes = 0;
+  for (size_t index : sub_graph.input().ToVector()) bytes += Bytes(graph.node(index).expr->checked_type());
+  for (size_t index : sub_graph.exit().ToVector()) bytes += Bytes(graph.node(index).expr->checked_type());
+  return Cost::Seconds(std::max(compute_seconds, bytes / performance.memory_bandwidth) + performance.launch_overhead);
+}
+
+Cost AnalyticCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) {
+  auto it = backends_.find(candidate.backend());
+  if (it == backends_.end()) return Cost::Invalid();
+  const Function function = candidate.sub_graph().Extract(graph);
+  return cache_.Lookup(function, candidate.backend(),
+                       [&] { return Roofline(graph, candidate.sub_graph(), it->second); });
+}
+
+}  // namespace collage

@@ -1,0 +1,82 @@
+// Cost estimation of candidate partitions (DESIGN §8).
+//
+//   CostEstimator          the interface the search asks;
+//   MockCostEstimator      costs from a user function (unit tests);
+//   AnalyticCostEstimator  a per-backend roofline on FLOPs and bytes moved, deterministic,
+//                          with a cache keyed by the candidate function's structural hash
+//                          and the backend.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collage/candidate_partition.h"
+
+namespace collage {
+
+class CostEstimator {
+ public:
+  virtual ~CostEstimator() = default;
+  virtual Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) = 0;
+};
+
+class MockCostEstimator final : public CostEstimator {
+ public:
+  using CostFunction = std::function<Cost(const DataflowGraph& graph, const CandidatePartition& candidate)>;
+  explicit MockCostEstimator(CostFunction cost_function) : cost_function_(std::move(cost_function)) {}
+  Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) override;
+  size_t calls() const { return calls_; }
+
+ private:
+  CostFunction cost_function_;
+  size_t calls_ = 0;
+};
+
+// How fast a backend runs: time = max(FLOPs / (peak * efficiency), bytes / bandwidth) +
+// launch overhead, for the whole partition (so fusing saves the intermediate traffic and
+// the launches). An op whose efficiency is 0 cannot run there: the cost is Invalid.
+struct BackendPerformance {
+  double peak_flops = 1e12;          // per second
+  double memory_bandwidth = 1e11;    // bytes per second
+  double launch_overhead = 5e-6;     // seconds per partition that computes anything
+  double default_efficiency = 0.5;   // fraction of peak for ops not listed
+  std::map<std::string, double> op_efficiency;
+};
+
+// Structural-hash-keyed memo of costs of extracted candidate functions per backend.
+class CostCache {
+ public:
+  // The cached cost of `function` on `backend`, or the result of `compute`, then cached.
+  Cost Lookup(const Function& function, const std::string& backend, const std::function<Cost()>& compute);
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+
+ private:
+  std::map<std::pair<size_t, std::string>, std::vector<std::pair<Function, Cost>>> entries_;
+  size_t hits_ = 0;
+  size_t misses_ = 0;
+};
+
+class AnalyticCostEstimator final : public CostEstimator {
+ public:
+  // Candidates of a backend missing from the table are Invalid.
+  explicit AnalyticCostEstimator(std::map<std::string, BackendPerformance> backends)
+      : backends_(std::move(backends)) {}
+  Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) override;
+  const CostCache& cache() const { return cache_; }
+
+  // The FLOPs of one type-checked op call (2 per multiply-add for dense, batch_matmul and
+  // conv2d; otherwise the larger of the input and output element counts).
+  static double Flops(const CallNode& call);
+
+ private:
+  Cost Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const BackendPerformance& performance) const;
+
+  std::map<std::string, BackendPerformance> backends_;
+  CostCache cache_;
+};
+
+}  // namespace collage

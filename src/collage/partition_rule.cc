@@ -1,0 +1,235 @@
+#include "collage/partition_rule.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace collage {
+namespace {
+
+// Candidates without duplicate sub-graphs, in insertion order.
+class CandidateSet {
+ public:
+  // False (and nothing added) when an equal sub-graph is already present.
+  bool Add(CandidatePartition candidate) {
+    auto& bucket = by_hash_[candidate.sub_graph().Hash()];
+    for (size_t index : bucket) {
+      if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
+    }
+    bucket.push_back(candidates_.size());
+    candidates_.push_back(std::move(candidate));
+    return true;
+  }
+  bool Contains(const SubGraph& sub_graph) const {
+    auto it = by_hash_.find(sub_graph.Hash());
+    if (it == by_hash_.end()) return false;
+    for (size_t index : it->second) {
+      if (candidates_[index].sub_graph() == sub_graph) return true;
+    }
+    return false;
+  }
+  const std::vector<CandidatePartition>& candidates() const { return candidates_; }
+  std::vector<CandidatePartition> TakeSorted() {
+    std::stable_sort(candidates_.begin(), candidates_.end(), [](const auto& lhs, const auto& rhs) {
+      return lhs.sub_graph().first_inside() < rhs.sub_graph().first_inside();
+    });
+    return std::move(candidates_);
+  }
+
+ private:
+  std::vector<CandidatePartition> candidates_;
+  std::unordered_map<size_t, std::vector<size_t>> by_hash_;
+};
+
+IndexSet Singleton(const DataflowGraph& graph, size_t index) {
+  IndexSet set(graph.size());
+  set.Add(index);
+  return set;
+}
+
+std::string OpLabel(const DataflowNode& node) {
+  const auto* call = As<CallNode>(node.expr);
+  if (call && call->op()) return call->op()->name;
+  switch (node.expr->kind()) {
+    case ExprKind::kTuple:
+      return "tuple";
+    case ExprKind::kTupleGetItem:
+      return "proj";
+    case ExprKind::kConstant:
+      return "const";
+    default:
+      return "node";
+  }
+}
+
+}  // namespace
+
+std::vector<CandidatePartition> PartitionSpec::AllCandidates(const DataflowGraph& graph) const {
+  Check(rule != nullptr, "PartitionSpec '" + name + "' has no partition rule");
+  return rule->AllCandidates(graph, *this);
+}
+
+std::string PartitionSpec::ToString() const {
+  return "PartitionSpec(" + name + ", backend=" + backend + ")\n" + (rule ? rule->ToString(2) : "  (no rule)\n");
+}
+
+std::string PartitionRule::ToString(int indent) const {
+  std::string text = std::string(static_cast<size_t>(indent), ' ') + Describe() + "\n";
+  for (const PartitionRule* sub_rule : SubRules()) text += sub_rule->ToString(indent + 2);
+  return text;
+}
+
+CandidatePartition PartitionRule::MakeCandidate(const PartitionSpec& spec, SubGraph sub_graph,
+                                                const std::string& rule_name) const {
+  return CandidatePartition(std::move(sub_graph), spec.name, spec.backend, rule_name);
+}
+
+std::vector<CandidatePartition> OpPredicatePartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                        const PartitionSpec& spec) const {
+  std::vector<CandidatePartition> candidates;
+  for (const DataflowNode& node : graph.nodes()) {
+    const auto* call = As<CallNode>(node.expr);
+    if (call == nullptr || call->op() == nullptr || !predicate_(*call)) continue;
+    candidates.push_back(MakeCandidate(spec, SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), name()));
+  }
+  return candidates;
+}
+
+std::vector<CandidatePartition> OpCallByKindPartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                         const PartitionSpec& spec) const {
+  std::vector<CandidatePartition> candidates;
+  for (const DataflowNode& node : graph.nodes()) {
+    const auto* call = As<CallNode>(node.expr);
+    if (call == nullptr || call->op() == nullptr) continue;
+    candidates.push_back(MakeCandidate(spec, SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), name()));
+  }
+  return candidates;
+}
+
+std::vector<CandidatePartition> HostPartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                 const PartitionSpec& spec) const {
+  std::vector<CandidatePartition> candidates;
+  for (const DataflowNode& node : graph.nodes()) {
+    const ExprKind kind = node.expr->kind();
+    if (kind != ExprKind::kTuple && kind != ExprKind::kTupleGetItem && kind != ExprKind::kConstant) continue;
+    candidates.push_back(MakeCandidate(spec, SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), name()));
+  }
+  return candidates;
+}
+
+std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                      const PartitionSpec& spec) const {
+  std::vector<CandidatePartition> candidates;
+  for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    SubGraph wrapped = sub.sub_graph().WithAttrs(graph, Attrs{{attr::kComposite, name()}}).WithLabel(graph, name());
+    candidates.push_back(MakeCandidate(spec, std::move(wrapped), name()));
+  }
+  return candidates;
+}
+
+std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                      const PartitionSpec& spec) const {
+  std::vector<CandidatePartition> candidates;
+  for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    SubGraph wrapped =
+        sub.sub_graph().WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}});
+    candidates.push_back(MakeCandidate(spec, std::move(wrapped), sub.rule_name()));
+  }
+  return candidates;
+}
+
+std::vector<CandidatePartition> OnlyValidPartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                      const PartitionSpec& spec) const {
+  std::vector<CandidatePartition> candidates;
+  for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    if (sub.sub_graph().IsValid(graph, config_)) candidates.push_back(std::move(sub));
+  }
+  return candidates;
+}
+
+std::string OnlyValidPartitionRule::Describe() const {
+  return "OnlyValidPartitionRule(" + name() + ", " + SubGraphConfigToString(config_) + ")";
+}
+
+std::vector<CandidatePartition> UnionPartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                  const PartitionSpec& spec) const {
+  CandidateSet set;
+  for (const PartitionRulePtr& sub_rule : sub_rules_) {
+    for (CandidatePartition& candidate : sub_rule->AllCandidates(graph, spec)) set.Add(std::move(candidate));
+  }
+  return set.TakeSorted();
+}
+
+std::vector<const PartitionRule*> UnionPartitionRule::SubRules() const {
+  std::vector<const PartitionRule*> sub_rules;
+  for (const PartitionRulePtr& sub_rule : sub_rules_) sub_rules.push_back(sub_rule.get());
+  return sub_rules;
+}
+
+bool CombinePartitionRule::MayJoin(const DataflowGraph& graph, const SubGraph& upstream,
+                                   const SubGraph& downstream) const {
+  for (const auto& rule : combiner_rules_) {
+    if (rule->Fires(graph, upstream, downstream)) return true;
+  }
+  return false;
+}
+
+std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                    const PartitionSpec& spec) const {
+  CandidateSet set;
+  std::vector<std::vector<size_t>> containing(graph.size());  // candidates with the node inside
+  auto add = [&](CandidatePartition candidate) {
+    const size_t index = set.candidates().size();
+    const std::vector<size_t> inside = candidate.sub_graph().inside().ToVector();
+    if (!set.Add(std::move(candidate))) return;
+    for (size_t node : inside) containing[node].push_back(index);
+  };
+  for (CandidatePartition& candidate : sub_rule_->AllCandidates(graph, spec)) add(std::move(candidate));
+
+  std::unordered_map<size_t, std::vector<SubGraph>> rejected;  // invalid unions, not to re-check
+  auto is_rejected = [&](const SubGraph& sub_graph) {
+    auto it = rejected.find(sub_graph.Hash());
+    return it != rejected.end() &&
+           std::any_of(it->second.begin(), it->second.end(), [&](const SubGraph& other) { return other == sub_graph; });
+  };
+  auto try_join = [&](size_t upstream, size_t downstream) {
+    const SubGraph& up = set.candidates()[upstream].sub_graph();
+    const SubGraph& down = set.candidates()[downstream].sub_graph();
+    if (!up.inside().AreDisjoint(down.inside()) || !MayJoin(graph, up, down)) return;
+    SubGraph joined = up.DisjointUnion(graph, down);
+    if (set.Contains(joined) || is_rejected(joined)) return;
+    if (!joined.IsValid(graph, config_)) {
+      rejected[joined.Hash()].push_back(std::move(joined));
+      return;
+    }
+    add(MakeCandidate(spec, std::move(joined), name()));
+  };
+  for (size_t frontier_begin = 0; frontier_begin < set.candidates().size();) {
+    const size_t frontier_end = set.candidates().size();
+    for (size_t current = frontier_begin; current < frontier_end; ++current) {
+      const std::vector<size_t> outputs = set.candidates()[current].sub_graph().output().ToVector();
+      const std::vector<size_t> inputs = set.candidates()[current].sub_graph().input().ToVector();
+      for (size_t node : outputs) {
+        for (size_t k = 0; k < containing[node].size(); ++k) try_join(current, containing[node][k]);
+      }
+      for (size_t node : inputs) {
+        for (size_t k = 0; k < containing[node].size(); ++k) try_join(containing[node][k], current);
+      }
+    }
+    frontier_begin = frontier_end;
+  }
+  return set.TakeSorted();
+}
+
+std::string CombinePartitionRule::Describe() const {
+  std::string text = "CombinePartitionRule(" + name() + ", " + SubGraphConfigToString(config_) + ", [";
+  for (size_t i = 0; i < combiner_rules_.size(); ++i) text += (i ? ", " : "") + combiner_rules_[i]->ToString();
+  return text + "])";
+}
+
+std::string SubGraphConfigToString(const SubGraphConfig& config) {
+  auto limit = [](size_t value) { return value == 0 ? std::string("unlimited") : std::to_string(value); };
+  return "max_exits=" + limit(config.max_exits) + " allow_taps=" + (config.allow_taps ? "true" : "false") +
+         " max_depth=" + limit(config.max_depth);
+}
+
+}  // namespace collage

@@ -1,0 +1,172 @@
+// Partition rules: how to find candidate partitions of a dataflow graph (DESIGN §8).
+//
+// Base rules produce candidates from the graph directly:
+//   OpPredicatePartitionRule   each call to an op a predicate accepts;
+//   OpCallByKindPartitionRule  each op call (fusable or not; the combiners decide joins);
+//   HostPartitionRule          each node the host may keep: tuples, projections, constants.
+// Combinators transform the candidates of their sub-rules:
+//   CompositePartitionRule     wrap each in a function with Composite=<rule name>;
+//   PrimitivePartitionRule     wrap each in a function with Primitive=1, Compiler=<backend>;
+//   UnionPartitionRule         all candidates of all sub-rules (duplicates removed);
+//   CombinePartitionRule       also every union of touching candidates that the combiner
+//                              rules allow, repeatedly (every intermediate result is kept);
+//   OnlyValidPartitionRule     drop candidates invalid under a SubGraphConfig.
+// Every rule prints itself as an indented tree. Results are deterministic: ordered by first
+// inside index, then by discovery.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collage/candidate_partition.h"
+#include "collage/combiner_rule.h"
+
+namespace collage {
+
+class PartitionRule;
+
+// A backend (target) and the rule that finds what it could run.
+struct PartitionSpec {
+  std::string name;
+  std::string backend;
+  std::shared_ptr<const PartitionRule> rule;
+
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph) const;
+  std::string ToString() const;
+};
+
+class PartitionRule {
+ public:
+  explicit PartitionRule(std::string name) : name_(std::move(name)) {}
+  virtual ~PartitionRule() = default;
+  const std::string& name() const { return name_; }
+
+  virtual std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const = 0;
+  // This rule's line, then each sub-rule's tree indented by two more spaces.
+  std::string ToString(int indent = 0) const;
+
+ protected:
+  // The rule's own line, without indentation or newline.
+  virtual std::string Describe() const = 0;
+  virtual std::vector<const PartitionRule*> SubRules() const { return {}; }
+  CandidatePartition MakeCandidate(const PartitionSpec& spec, SubGraph sub_graph, const std::string& rule_name) const;
+
+ private:
+  std::string name_;
+};
+
+using PartitionRulePtr = std::shared_ptr<const PartitionRule>;
+
+class OpPredicatePartitionRule final : public PartitionRule {
+ public:
+  using Predicate = std::function<bool(const CallNode& call)>;
+  OpPredicatePartitionRule(std::string name, Predicate predicate)
+      : PartitionRule(std::move(name)), predicate_(std::move(predicate)) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override { return "OpPredicatePartitionRule(" + name() + ")"; }
+
+ private:
+  Predicate predicate_;
+};
+
+class OpCallByKindPartitionRule final : public PartitionRule {
+ public:
+  explicit OpCallByKindPartitionRule(std::string name) : PartitionRule(std::move(name)) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override { return "OpCallByKindPartitionRule(" + name() + ")"; }
+};
+
+class HostPartitionRule final : public PartitionRule {
+ public:
+  explicit HostPartitionRule(std::string name) : PartitionRule(std::move(name)) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override { return "HostPartitionRule(" + name() + ")"; }
+};
+
+// The shared shape of combinators over one sub-rule.
+class UnaryCombinatorRule : public PartitionRule {
+ public:
+  UnaryCombinatorRule(std::string name, PartitionRulePtr sub_rule)
+      : PartitionRule(std::move(name)), sub_rule_(std::move(sub_rule)) {}
+
+ protected:
+  std::vector<const PartitionRule*> SubRules() const override { return {sub_rule_.get()}; }
+  PartitionRulePtr sub_rule_;
+};
+
+class CompositePartitionRule final : public UnaryCombinatorRule {
+ public:
+  using UnaryCombinatorRule::UnaryCombinatorRule;
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override { return "CompositePartitionRule(" + name() + ")"; }
+};
+
+class PrimitivePartitionRule final : public UnaryCombinatorRule {
+ public:
+  using UnaryCombinatorRule::UnaryCombinatorRule;
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override { return "PrimitivePartitionRule(" + name() + ")"; }
+};
+
+class OnlyValidPartitionRule final : public UnaryCombinatorRule {
+ public:
+  OnlyValidPartitionRule(std::string name, PartitionRulePtr sub_rule, SubGraphConfig config)
+      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)), config_(config) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override;
+
+ private:
+  SubGraphConfig config_;
+};
+
+class UnionPartitionRule final : public PartitionRule {
+ public:
+  UnionPartitionRule(std::string name, std::vector<PartitionRulePtr> sub_rules)
+      : PartitionRule(std::move(name)), sub_rules_(std::move(sub_rules)) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override { return "UnionPartitionRule(" + name() + ")"; }
+  std::vector<const PartitionRule*> SubRules() const override;
+
+ private:
+  std::vector<PartitionRulePtr> sub_rules_;
+};
+
+// Joined candidates are kept only when valid under `config`, which bounds the growth.
+class CombinePartitionRule final : public UnaryCombinatorRule {
+ public:
+  CombinePartitionRule(std::string name, PartitionRulePtr sub_rule,
+                       std::vector<std::shared_ptr<const CombinerRule>> combiner_rules, SubGraphConfig config)
+      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)),
+        combiner_rules_(std::move(combiner_rules)),
+        config_(config) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
+
+ protected:
+  std::string Describe() const override;
+
+ private:
+  bool MayJoin(const DataflowGraph& graph, const SubGraph& upstream, const SubGraph& downstream) const;
+
+  std::vector<std::shared_ptr<const CombinerRule>> combiner_rules_;
+  SubGraphConfig config_;
+};
+
+std::string SubGraphConfigToString(const SubGraphConfig& config);
+
+}  // namespace collage

@@ -1,0 +1,45 @@
+// The Collage partitioner, phases 1-4 over one function or a whole module (DESIGN §8).
+//
+// Phase 2 collects every spec's candidates, phase 3 searches the cheapest placement
+// (search.h), phase 4 rewrites the chosen candidates "in parallel" with OutlineGroups:
+// each candidate wrapped as Primitive becomes a call to a function with Primitive=1,
+// Compiler=<backend> and a unique global_symbol "<backend>_<n>"; host candidates stay as
+// they are. With `coalesce`, touching chosen partitions of one backend are merged first
+// whenever the merged sub-graph stays convex and the placement stays acyclic.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "collage/cost_estimator.h"
+#include "collage/partition_rule.h"
+#include "collage/search.h"
+#include "pass/pass.h"
+
+namespace collage {
+
+struct PartitionOptions {
+  SearchOptions search;
+  bool coalesce = false;
+};
+
+struct PartitionResult {
+  Function function;
+  std::vector<CandidatePartition> chosen;  // after coalescing
+  Cost total = Cost::Zero();
+  SearchStats stats;
+};
+
+// Runs InferType first when the function is not typed. `next_symbol` numbers the global
+// symbols (shared across the functions of a module).
+PartitionResult Partition(const Function& function, const std::vector<PartitionSpec>& specs, CostEstimator& estimator,
+                          const PartitionOptions& options = {}, size_t* next_symbol = nullptr);
+
+// Partition over every function of a module.
+Pass CollagePartition(std::vector<PartitionSpec> specs, std::shared_ptr<CostEstimator> estimator,
+                      PartitionOptions options = {});
+
+// True when contracting each group (sets of nodes) to one node leaves the graph acyclic.
+bool GroupsAreAcyclic(const DataflowGraph& graph, const std::vector<IndexSet>& groups);
+
+}  // namespace collage

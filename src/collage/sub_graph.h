@@ -1,0 +1,87 @@
+// A sub-graph of a DataflowGraph, named by the set of its "inside" nodes; no expression is
+// built until a sub-graph is extracted or rewritten.
+//
+// Derived sets (all from the inside set, cached):
+//   entry:  inside nodes with an input outside;
+//   exit:   inside nodes with an output outside, or external (the body result);
+//   input:  outside nodes feeding an inside node;
+//   output: outside nodes fed by an inside node.
+// Wrapping: a sub-graph may carry nested sub-graphs, each to become a function with given
+// attributes. WithAttrs wraps the whole sub-graph, so wrapping a sub-graph whose nested
+// list holds Composite wrappings with Primitive attributes gives a Primitive function that
+// calls Composite functions. DisjointUnion concatenates the nested lists.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collage/dataflow_graph.h"
+#include "ir/attrs.h"
+
+namespace collage {
+
+// Which sub-graphs a rule may produce. A limit of 0 means "no limit".
+struct SubGraphConfig {
+  size_t max_exits = 0;
+  bool allow_taps = false;  // an exit that also feeds an inside node
+  size_t max_depth = 0;     // nodes on the longest inside path
+};
+
+class SubGraph;
+
+struct NestedSubGraph {
+  std::shared_ptr<const SubGraph> sub_graph;
+  Attrs attrs;
+};
+
+class SubGraph {
+ public:
+  SubGraph(const DataflowGraph& graph, IndexSet inside, std::string label = "", std::vector<NestedSubGraph> nested = {});
+
+  const IndexSet& inside() const { return inside_; }
+  const IndexSet& entry() const { return entry_; }
+  const IndexSet& exit() const { return exit_; }
+  const IndexSet& input() const { return input_; }
+  const IndexSet& output() const { return output_; }
+  size_t depth() const { return depth_; }
+  // The least fusable pattern kind of the inside nodes.
+  OpPatternKind kind() const { return kind_; }
+  const std::string& label() const { return label_; }
+  const std::vector<NestedSubGraph>& nested() const { return nested_; }
+  size_t first_inside() const { return first_inside_; }
+
+  // Convex (no outside node is both reachable from the inside and reaches the inside),
+  // non-empty, and within the config's limits.
+  bool IsValid(const DataflowGraph& graph, const SubGraphConfig& config) const;
+  // True when an inside node of one feeds an inside node of the other.
+  bool Touches(const SubGraph& other) const;
+  // Requires disjoint inside sets.
+  SubGraph DisjointUnion(const DataflowGraph& graph, const SubGraph& other) const;
+  // This sub-graph with one nested sub-graph: itself, to be wrapped in a function with `attrs`.
+  SubGraph WithAttrs(const DataflowGraph& graph, Attrs attrs) const;
+  SubGraph WithLabel(const DataflowGraph& graph, std::string label) const;
+
+  // A stand-alone function computing the sub-graph (parameters: the inputs in index order;
+  // result: the exits in index order, a tuple when several), for measurement. Nested
+  // wrappings are not applied. `inner_of`, when given, receives each inside node's
+  // expression in the new body.
+  Function Extract(const DataflowGraph& graph, std::unordered_map<size_t, Expr>* inner_of = nullptr) const;
+
+  // Identity: inside set and nested wrappings (labels are descriptive only).
+  bool operator==(const SubGraph& other) const;
+  size_t Hash() const;
+  // "{3, 4} kind=OutEWiseFusable depth=2 exits={4} label=conv2d+relu [Composite=x {3, 4}]".
+  std::string ToString() const;
+
+ private:
+  IndexSet inside_, entry_, exit_, input_, output_;
+  size_t depth_ = 0;
+  size_t first_inside_ = 0;
+  OpPatternKind kind_ = OpPatternKind::kElemWise;
+  std::string label_;
+  std::vector<NestedSubGraph> nested_;
+};
+
+}  // namespace collage

@@ -1,0 +1,228 @@
+#include "collage/partitioner.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <random>
+#include <set>
+
+#include "collage/partition_spec.h"
+#include "collage_test_graphs.h"
+#include "interpreter/interpreter.h"
+#include "ir/visitor.h"
+#include "testing/random_graphs.h"
+
+namespace collage {
+namespace {
+
+using collage_testing::Declare;
+
+struct Placed {
+  std::string backend;
+  std::string symbol;
+  size_t ops = 0;
+};
+
+std::vector<Placed> Partitions(const Function& function) {
+  std::vector<Placed> partitions;
+  for (const Expr& node : PostOrder(function->body, /*enter_functions=*/false)) {
+    const auto* call = As<CallNode>(node);
+    const auto* callee = call ? As<FunctionNode>(call->callee) : nullptr;
+    if (callee == nullptr) continue;
+    Placed placed{callee->attrs.GetString(attr::kCompiler), callee->attrs.GetString(attr::kGlobalSymbol), 0};
+    EXPECT_EQ(callee->attrs.GetInt(attr::kPrimitive), 1);
+    for (const Expr& inner : PostOrder(callee->body)) {
+      if (const auto* op_call = As<CallNode>(inner); op_call && op_call->op()) ++placed.ops;
+    }
+    partitions.push_back(placed);
+  }
+  return partitions;
+}
+
+void ExpectSameOutputs(const Function& original, const Function& partitioned, uint64_t seed) {
+  const std::vector<Value> args = RandomArguments(original, seed);
+  const std::vector<Tensor> expected = Evaluate(original, args).Flatten();
+  const std::vector<Tensor> actual = Evaluate(partitioned, args).Flatten();
+  ASSERT_EQ(expected.size(), actual.size());
+  for (size_t t = 0; t < expected.size(); ++t) EXPECT_TRUE(expected[t].BitwiseEqual(actual[t])) << "seed " << seed;
+}
+
+Cost HashedCost(const DataflowGraph&, const CandidatePartition& candidate) {
+  std::mt19937_64 random(std::hash<std::string>{}(candidate.sub_graph().inside().ToString() + candidate.spec_name()));
+  return Cost::Seconds(std::uniform_real_distribution<double>(1.0, 10.0)(random));
+}
+
+std::vector<PartitionSpec> RandomDagSpecs() {
+  return {MakeOpPredicateSpec(Declare("a", {"nn.relu", "add", "tanh", "multiply"})),
+          MakeOpPredicateSpec(Declare("b", {"sigmoid", "negative", "abs", "subtract", "maximum", "add"})),
+          MakeCodeGeneratorSpec("tvm"), MakeHostSpec()};
+}
+
+TEST(PartitionerTest, PartitionedRandomDagsComputeTheSameOutputs) {
+  const std::vector<PartitionSpec> specs = RandomDagSpecs();
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const Function original = testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 12));
+    MockCostEstimator estimator(HashedCost);
+    for (bool coalesce : {false, true}) {
+      const PartitionResult result = Partition(original, specs, estimator, {.search = {}, .coalesce = coalesce});
+      const std::vector<Placed> partitions = Partitions(result.function);
+      std::set<std::string> symbols;
+      for (const Placed& placed : partitions) {
+        EXPECT_TRUE(symbols.insert(placed.symbol).second) << placed.symbol;
+        EXPECT_GT(placed.ops, 0u);
+      }
+      size_t outlined = 0;
+      for (const CandidatePartition& chosen : result.chosen) outlined += chosen.backend() != "host";
+      EXPECT_EQ(partitions.size(), outlined) << "seed " << seed;
+      ExpectSameOutputs(original, result.function, seed);
+    }
+  }
+}
+
+TEST(PartitionerTest, CoalescingMergesTouchingPartitionsOfOneBackend) {
+  const Function chain = collage_testing::MakeUnaryChain();
+  const SubGraphConfig singletons{.max_exits = 1, .allow_taps = false, .max_depth = 1};
+  const std::vector<PartitionSpec> specs = {MakeOpPredicateSpec(Declare("a", {"nn.relu", "tanh", "exp"}), singletons)};
+  MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition&) { return Cost::Seconds(1); });
+  EXPECT_EQ(Partitions(Partition(chain, specs, estimator).function).size(), 3u);
+  const PartitionResult coalesced = Partition(chain, specs, estimator, {.search = {}, .coalesce = true});
+  const std::vector<Placed> partitions = Partitions(coalesced.function);
+  ASSERT_EQ(partitions.size(), 1u);
+  EXPECT_EQ(partitions[0].ops, 3u);
+  EXPECT_EQ(partitions[0].symbol, "a_0");
+  ExpectSameOutputs(chain, coalesced.function, 5);
+}
+
+TEST(PartitionerTest, ConvBiasReluWithAnalyticCosts) {
+  const Function original = testing::MakeConvBiasRelu();
+  // The library runs conv2d fast but nothing else; tvm runs everything at half speed.
+  AnalyticCostEstimator estimator({{"lib", BackendPerformance{.default_efficiency = 0.0, .op_efficiency = {{"nn.conv2d", 1.0}}}},
+                                   {"tvm", BackendPerformance{}},
+                                   {"host", BackendPerformance{}}});
+  const std::vector<PartitionSpec> specs = {MakeOpPredicateSpec(Declare("lib", {"nn.conv2d"})),
+                                            MakeCodeGeneratorSpec("tvm"), MakeHostSpec()};
+  const PartitionResult result = Partition(original, specs, estimator);
+  const std::vector<Placed> partitions = Partitions(result.function);
+  ASSERT_FALSE(partitions.empty());
+  size_t ops = 0;
+  for (const Placed& placed : partitions) ops += placed.ops;
+  EXPECT_EQ(ops, 3u);
+  ExpectSameOutputs(original, result.function, 9);
+  const PassContext context;
+  const Module module = CollagePartition(specs, std::make_shared<AnalyticCostEstimator>(
+                                                    std::map<std::string, BackendPerformance>{
+                                                        {"lib", BackendPerformance{}}, {"tvm", BackendPerformance{}}, {"host", {}}}))(
+      Module(original), context);
+  ExpectSameOutputs(original, module.main(), 10);
+}
+
+TEST(PartitionerTest, OpNoSpecAcceptsIsAnErrorNamingIt) {
+  Var x = MakeVar("x", testing::F32({2, 3}));
+  const Function function = MakeFunction({x}, CallOp("sigmoid", {CallOp("nn.relu", {x})}));
+  MockCostEstimator estimator(HashedCost);
+  try {
+    Partition(function, {MakeOpPredicateSpec(Declare("a", {"nn.relu"})), MakeHostSpec()}, estimator);
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(), "Collage: no partition spec accepts node 2 (call to sigmoid); specs tried: a, host");
+  }
+}
+
+// A transformer-encoder-like stack: per layer, attention (q/k/v dense + bias, reshape and
+// transpose to heads, batch_matmul, scale, softmax, batch_matmul, back), output projection,
+// residual, layer_norm, a GELU feed-forward and a second residual + layer_norm.
+Function MakeTransformer(int layers, int64_t sequence, int64_t hidden, int64_t heads) {
+  uint64_t seed = 100;
+  auto constant = [&](Shape shape) { return MakeConstant(Tensor::Random(DType::kF32, std::move(shape), seed++)); };
+  auto scalar = [&](float value) {
+    return MakeConstant(Tensor::FromVector<float>({value}, {}));
+  };
+  const int64_t head_size = hidden / heads;
+  Var input = MakeVar("input", testing::F32({sequence, hidden}));
+  Expr x = input;
+  auto dense = [&](const Expr& data, int64_t out, int64_t in) {
+    return CallOp("add", {CallOp("nn.dense", {data, constant({out, in})}), constant({out})});
+  };
+  auto to_heads = [&](const Expr& data) {
+    Expr split = CallOp("reshape", {data}, {{"newshape", std::vector<int64_t>{sequence, heads, head_size}}});
+    return CallOp("transpose", {split}, {{"axes", std::vector<int64_t>{1, 0, 2}}});
+  };
+  auto layer_norm = [&](const Expr& data) {
+    return CallOp("nn.layer_norm", {data, constant({hidden}), constant({hidden})});
+  };
+  // The same normalization spelled out: (x - mean) * rsqrt(var + eps) * gamma + beta.
+  auto decomposed_layer_norm = [&](const Expr& data) {
+    const Attrs last_axis{{"axis", std::vector<int64_t>{-1}}, {"keepdims", int64_t{1}}};
+    Expr centered = CallOp("subtract", {data, CallOp("mean", {data}, last_axis)});
+    Expr variance = CallOp("mean", {CallOp("multiply", {centered, centered})}, last_axis);
+    Expr normalized = CallOp("multiply", {centered, CallOp("rsqrt", {CallOp("add", {variance, scalar(1e-5f)})})});
+    return CallOp("add", {CallOp("multiply", {normalized, constant({hidden})}), constant({hidden})});
+  };
+  for (int layer = 0; layer < layers; ++layer) {
+    Expr q = CallOp("multiply", {to_heads(dense(x, hidden, hidden)), scalar(0.5f)});
+    Expr k = to_heads(dense(x, hidden, hidden));
+    Expr v = to_heads(dense(x, hidden, hidden));
+    Expr scores = CallOp("multiply", {CallOp("nn.batch_matmul", {q, k}, {{"transpose_b", int64_t{1}}}), scalar(0.5f)});
+    scores = CallOp("add", {scores, constant({heads, sequence, sequence})});  // attention mask
+    Expr context = CallOp("nn.batch_matmul", {CallOp("nn.softmax", {scores}), v});
+    Expr merged = CallOp("reshape", {CallOp("transpose", {context}, {{"axes", std::vector<int64_t>{1, 0, 2}}})},
+                         {{"newshape", std::vector<int64_t>{sequence, hidden}}});
+    x = layer_norm(CallOp("add", {dense(merged, hidden, hidden), x}));
+    Expr h = dense(x, 4 * hidden, hidden);
+    // GELU, tanh approximation: 0.5 h (1 + tanh(0.7978845608 (h + 0.044715 h^3))).
+    Expr cube = CallOp("multiply", {CallOp("multiply", {h, h}), h});
+    Expr inner = CallOp("multiply", {CallOp("add", {h, CallOp("multiply", {cube, scalar(0.044715f)})}),
+                                     scalar(0.7978845608f)});
+    Expr gelu = CallOp("multiply", {CallOp("multiply", {h, scalar(0.5f)}),
+                                    CallOp("add", {CallOp("tanh", {inner}), scalar(1.0f)})});
+    x = decomposed_layer_norm(CallOp("add", {dense(gelu, hidden, 4 * hidden), x}));
+  }
+  return MakeFunction({input}, x);
+}
+
+TEST(PartitionerTest, TransformerWithFourSpecsAndAnalyticCosts) {
+  const Function transformer = MakeTransformer(24, 16, 64, 4);
+  InferType(transformer);
+  const DataflowGraph graph = DataflowGraph::Create(transformer->body);
+  std::cout << "transformer nodes: " << graph.size() << "\n";
+  EXPECT_GT(graph.size(), 1600u);
+  const std::vector<PartitionSpec> specs = {
+      MakeCodeGeneratorSpec("tvm"),
+      MakeOpPredicateSpec(Declare("cublas", {"nn.dense", "nn.batch_matmul"})),
+      MakeOpPredicateSpec(Declare("cudnn", {"nn.softmax", "nn.layer_norm", "nn.relu", "tanh"})),
+      MakeOpPredicateSpec(Declare("tensorrt", {"nn.dense", "add", "multiply", "reshape", "transpose", "nn.softmax",
+                                               "nn.batch_matmul"})),
+      MakeHostSpec()};
+  AnalyticCostEstimator estimator(
+      {{"tvm", BackendPerformance{.peak_flops = 2e13, .memory_bandwidth = 1e12, .launch_overhead = 4e-6,
+                                  .default_efficiency = 0.4, .op_efficiency = {}}},
+       {"cublas", BackendPerformance{.peak_flops = 2e13, .memory_bandwidth = 1e12, .launch_overhead = 6e-6,
+                                     .default_efficiency = 0.0, .op_efficiency = {{"nn.dense", 0.9}, {"nn.batch_matmul", 0.8}}}},
+       {"cudnn", BackendPerformance{.peak_flops = 2e13, .memory_bandwidth = 1e12, .launch_overhead = 5e-6,
+                                    .default_efficiency = 0.7, .op_efficiency = {}}},
+       {"tensorrt", BackendPerformance{.peak_flops = 2e13, .memory_bandwidth = 1e12, .launch_overhead = 8e-6,
+                                       .default_efficiency = 0.6, .op_efficiency = {}}},
+       {"host", BackendPerformance{}}});
+  const auto start = std::chrono::steady_clock::now();
+  const PartitionResult result = Partition(transformer, specs, estimator);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::map<std::string, size_t> per_backend;
+  for (const CandidatePartition& chosen : result.chosen) ++per_backend[chosen.backend()];
+  std::cout << "transformer: " << result.stats.ToString() << " total_seconds=" << seconds
+            << " estimated_cost=" << result.total.ToString() << " cache_hits=" << estimator.cache().hits()
+            << " cache_misses=" << estimator.cache().misses() << "\n";
+  for (const auto& [backend, count] : per_backend) std::cout << "  " << backend << ": " << count << " partitions\n";
+  EXPECT_GT(result.stats.candidates, graph.size());
+  EXPECT_TRUE(result.total.IsKnown());
+  size_t ops = 0;
+  for (const Placed& placed : Partitions(result.function)) ops += placed.ops;
+  size_t original_ops = 0;
+  for (const DataflowNode& node : graph.nodes()) {
+    if (const auto* call = As<CallNode>(node.expr); call && call->op()) ++original_ops;
+  }
+  EXPECT_EQ(ops, original_ops);
+}
+
+}  // namespace
+}  // namespace collage
