@@ -1,0 +1,179 @@
+#include "frontend/onnx/onnx_test_support.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "ir/visitor.h"
+#include "op/op_registry.h"
+
+namespace collage::testing {
+namespace {
+
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+const Tensor* FindTensor(const NamedTensors& tensors, const std::string& name) {
+  for (const auto& [key, tensor] : tensors) {
+    if (key == name) return &tensor;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int RunShell(const std::string& command, const std::filesystem::path& log_path) {
+  const std::string full = "(" + command + ") >>'" + log_path.string() + "' 2>&1";
+  const int status = std::system(full.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool PythonHasModules(const std::string& modules) {
+  std::string imports;
+  std::istringstream names(modules);
+  for (std::string name; names >> name;) imports += "import " + name + ";";
+  const std::string command = "/usr/bin/python3 -c '" + imports + "' >/dev/null 2>&1";
+  return std::system(command.c_str()) == 0;
+}
+
+std::filesystem::path OnnxTestModelDir(std::string* why) {
+  const std::filesystem::path script =
+      std::filesystem::path(COLLAGE_SOURCE_DIR) / "tests/frontend/onnx/make_test_models.py";
+  const std::string source = ReadText(script);
+  if (source.empty()) {
+    *why = "cannot read " + script.string();
+    return {};
+  }
+  std::ostringstream key;
+  key << std::hex << std::hash<std::string>()(source);
+  const std::filesystem::path dir = std::filesystem::path(COLLAGE_BINARY_DIR) / "onnx_test_models" / key.str();
+  if (std::filesystem::exists(dir / "manifest.txt")) return dir;
+  if (!PythonHasModules("numpy onnx")) {
+    *why = "/usr/bin/python3 cannot import numpy and onnx (install python3-onnx)";
+    return {};
+  }
+  // Generate into a private folder, then rename, so that concurrent test processes never see
+  // a half-written folder.
+  std::filesystem::create_directories(dir.parent_path());
+  const std::filesystem::path staging = dir.string() + ".tmp." + std::to_string(::getpid());
+  const std::filesystem::path log = dir.string() + ".log";
+  const int status = RunShell("/usr/bin/python3 '" + script.string() + "' '" + staging.string() + "'", log);
+  if (status != 0) {
+    *why = "make_test_models.py failed; see " + log.string();
+    return {};
+  }
+  std::error_code error;
+  std::filesystem::rename(staging, dir, error);
+  if (error) std::filesystem::remove_all(staging, error);  // another process won the race
+  if (!std::filesystem::exists(dir / "manifest.txt")) {
+    *why = "no manifest.txt in " + dir.string();
+    return {};
+  }
+  return dir;
+}
+
+std::filesystem::path ZooCacheDir() {
+  if (const char* cache = std::getenv("COLLAGE_CACHE_DIR"); cache != nullptr && *cache != '\0') {
+    return std::filesystem::path(cache) / "zoo";
+  }
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home != nullptr ? home : "/tmp") / ".cache" / "collage" / "zoo";
+}
+
+std::string EnsureZooModelExported(const std::filesystem::path& dir, const std::string& name) {
+  auto exported = [&] {
+    for (const char* suffix : {".onnx", ".inputs.npz", ".outputs.npz"}) {
+      if (!std::filesystem::exists(dir / (name + suffix))) return false;
+    }
+    return true;
+  };
+  if (exported()) return "";
+  if (!PythonHasModules("numpy onnx torch torchvision")) {
+    return "zoo model " + name + " is not in " + dir.string() +
+           " and /usr/bin/python3 cannot import torch, torchvision and onnx to export it";
+  }
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path script = std::filesystem::path(COLLAGE_SOURCE_DIR) / "models" / "export_zoo.py";
+  const std::filesystem::path log = dir / (name + ".export.log");
+  const int status =
+      RunShell("/usr/bin/python3 '" + script.string() + "' --out '" + dir.string() + "' --models " + name, log);
+  if (status != 0 || !exported()) return "exporting " + name + " failed; see " + log.string();
+  return "";
+}
+
+std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& inputs) {
+  std::vector<Value> arguments;
+  for (const std::string& name : model.input_names) {
+    const Tensor* tensor = FindTensor(inputs, name);
+    Check(tensor != nullptr, "no input array named '" + name + "'");
+    arguments.push_back(*tensor);
+  }
+  return arguments;
+}
+
+::testing::AssertionResult OutputsMatch(const OnnxModel& model, const Value& result, const NamedTensors& expected,
+                                        double relative_tolerance, double absolute_tolerance) {
+  const std::vector<Tensor> actual =
+      model.output_names.size() == 1 ? std::vector<Tensor>{result.tensor()} : result.Flatten();
+  if (actual.size() != model.output_names.size()) {
+    return ::testing::AssertionFailure() << actual.size() << " results for " << model.output_names.size()
+                                         << " output names";
+  }
+  for (size_t i = 0; i < actual.size(); ++i) {
+    const std::string& name = model.output_names[i];
+    const Tensor* want = FindTensor(expected, name);
+    if (want == nullptr) return ::testing::AssertionFailure() << "no expected array named '" << name << "'";
+    const Tensor& got = actual[i];
+    if (got.shape() != want->shape() || got.dtype() != want->dtype()) {
+      return ::testing::AssertionFailure()
+             << name << ": got " << DTypeName(got.dtype()) << " " << ShapeToString(got.shape()) << ", expected "
+             << DTypeName(want->dtype()) << " " << ShapeToString(want->shape());
+    }
+    if (!IsFloatingPoint(got.dtype())) {
+      if (!got.BitwiseEqual(*want)) return ::testing::AssertionFailure() << name << ": values differ";
+      continue;
+    }
+    double max_expected = 0.0;
+    double max_error = 0.0;
+    int64_t worst = 0;
+    for (int64_t e = 0; e < got.NumElements(); ++e) {
+      const double reference = want->GetAsDouble(e);
+      const double value = got.GetAsDouble(e);
+      if (std::isinf(reference) || std::isinf(value)) {
+        if (reference != value)
+          return ::testing::AssertionFailure() << name << "[" << e << "]: " << value << " vs " << reference;
+        continue;
+      }
+      max_expected = std::max(max_expected, std::abs(reference));
+      const double error = std::abs(value - reference);
+      if (!(error <= max_error)) {  // also catches NaN
+        max_error = std::isnan(error) ? INFINITY : error;
+        worst = e;
+      }
+    }
+    const double bound = relative_tolerance * max_expected + absolute_tolerance;
+    if (!(max_error <= bound)) {
+      return ::testing::AssertionFailure() << name << ": max |error| " << max_error << " at element " << worst
+                                           << " exceeds " << bound << " (max |expected| " << max_expected << ")";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::set<std::string> CalledOps(const Module& module) {
+  std::set<std::string> ops;
+  for (const Expr& node : PostOrder(module.main())) {
+    if (const auto* call = As<CallNode>(node); call != nullptr && call->op() != nullptr) ops.insert(call->op()->name);
+  }
+  return ops;
+}
+
+}  // namespace collage::testing

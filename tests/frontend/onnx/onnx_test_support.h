@@ -1,0 +1,48 @@
+// Helpers shared by the ONNX importer tests and the model-zoo tests: running the Python
+// generators, feeding .npz inputs to an imported model and comparing its outputs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/onnx/onnx_importer.h"
+#include "io/npz.h"
+#include "runtime/value.h"
+
+namespace collage::testing {
+
+// Runs `command` through the shell with its output appended to `log_path`; returns the exit status.
+int RunShell(const std::string& command, const std::filesystem::path& log_path);
+
+// Whether Debian's /usr/bin/python3 can import every module in `modules` (e.g. "onnx numpy").
+bool PythonHasModules(const std::string& modules);
+
+// The folder with the models of tests/frontend/onnx/make_test_models.py, generated on first use
+// and cached under the build folder by the script's content; empty (with `why` set) when the
+// Python side is unavailable.
+std::filesystem::path OnnxTestModelDir(std::string* why);
+
+// The model-zoo cache of models/export_zoo.py: $COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo.
+std::filesystem::path ZooCacheDir();
+// Makes sure DIR/<name>.{onnx,inputs.npz,outputs.npz} exist, exporting the model with
+// /usr/bin/python3 models/export_zoo.py when torch is importable; returns why not otherwise
+// (empty on success).
+std::string EnsureZooModelExported(const std::filesystem::path& dir, const std::string& name);
+
+// The arguments of `model`'s @main in parameter order, taken from `inputs` by ONNX input name.
+std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& inputs);
+
+// Compares each output of `result` (a tensor, or a tuple for several outputs) with the array of
+// the same name in `expected`. Floating outputs pass when max |actual - expected| <=
+// relative_tolerance * max |expected| + absolute_tolerance; other dtypes must match exactly.
+::testing::AssertionResult OutputsMatch(const OnnxModel& model, const Value& result, const NamedTensors& expected,
+                                        double relative_tolerance, double absolute_tolerance);
+
+// The names of the ops that @main calls.
+std::set<std::string> CalledOps(const Module& module);
+
+}  // namespace collage::testing
