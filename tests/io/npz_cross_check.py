@@ -3,6 +3,7 @@
 Usage: npz_cross_check.py MODE PATH
   savez             write the expected arrays with np.savez
   savez_compressed  write them with np.savez_compressed
+  savez_compressed_small  the same without the large array (for corruption tests)
   savez_streamed    write them to an unseekable stream (data descriptors, zip64 local extras)
   check             read PATH (written by C++) and compare with the expected arrays
   zip_contents      print "name size crc contents-in-hex" for every entry of the zip archive PATH
@@ -83,6 +84,9 @@ def main():
     if mode == "savez":
         np.savez(path, **arrays)
     elif mode == "savez_compressed":
+        np.savez_compressed(path, **arrays)
+    elif mode == "savez_compressed_small":
+        del arrays["large"]
         np.savez_compressed(path, **arrays)
     elif mode == "savez_streamed":
         savez_streamed(path, arrays)

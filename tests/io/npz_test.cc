@@ -69,6 +69,11 @@ int RunCommand(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::string ReadFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 bool PythonHasNumpy() { return RunCommand(std::string(kPython) + " -c 'import numpy' >/dev/null 2>&1") == 0; }
 
 std::string CrossCheckScript() { return std::string(COLLAGE_SOURCE_DIR) + "/tests/io/npz_cross_check.py"; }
@@ -287,11 +292,33 @@ TEST_F(NumpyCrossCheckTest, NumpyReadsWhatWeWrite) {
   EXPECT_EQ(RunScript("check", path), 0);
 }
 
+// Like EveryTruncationAndByteFlipIsHandled, for deflate-compressed entries.
+TEST_F(NumpyCrossCheckTest, EveryCorruptionOfACompressedArchiveIsHandled) {
+  const std::string path = PathOf("small.npz");
+  ASSERT_EQ(RunScript("savez_compressed_small", path), 0);
+  const std::vector<std::byte> archive = ToBytes(ReadFileText(path));
+  NamedTensors expected = ExpectedArrays();
+  expected.pop_back();  // "large"
+  ExpectSameArrays(ReadNpzFromMemory(archive, "small.npz"), expected);
+  for (size_t size = 0; size < archive.size(); ++size) {
+    EXPECT_THROW(ReadNpzFromMemory(std::span(archive).first(size), "small.npz"), Error) << size << " bytes";
+  }
+  for (size_t position = 0; position < archive.size(); ++position) {
+    auto corrupted = archive;
+    corrupted[position] ^= std::byte{0x5a};
+    try {
+      ReadNpzFromMemory(corrupted, "small.npz");
+    } catch (const Error& error) {
+      EXPECT_EQ(std::string(error.what()).rfind("small.npz: ", 0), 0u) << error.what();
+    }
+  }
+}
+
 TEST_F(NumpyCrossCheckTest, PythonZipfileReadsOurZip64Archives) {
   const std::string path = PathOf("forced_zip64.zip");
   const auto archive = MakeZip({{"a", "hello"}, {"dir/b", ""}}, /*force_zip64=*/true);
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(archive.data()),
-                                              static_cast<std::streamsize>(archive.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(archive.data()), static_cast<std::streamsize>(archive.size()));
   const std::string command = std::string(kPython) + " " + CrossCheckScript() + " zip_contents '" + path + "'";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), &pclose);
   ASSERT_TRUE(pipe);
@@ -305,10 +332,7 @@ TEST_F(NumpyCrossCheckTest, PythonZipfileReadsOurZip64Archives) {
 TEST_F(NumpyCrossCheckTest, HeadersAreByteIdenticalToNumpys) {
   const std::string path = PathOf("savez.npz");
   ASSERT_EQ(RunScript("savez", path), 0);
-  const auto bytes = ToBytes([&] {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }());
+  const auto bytes = ToBytes(ReadFileText(path));
   ZipReader reader(bytes, path);
   const NamedTensors expected = ExpectedArrays();
   ASSERT_EQ(reader.entries().size(), expected.size());

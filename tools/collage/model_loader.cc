@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "frontend/onnx/onnx_importer.h"
 #include "ir/parser.h"
 #include "support/error.h"
 
@@ -12,9 +13,7 @@ Module LoadModel(const std::string& path) {
   const std::filesystem::file_status status = std::filesystem::status(path, error);
   if (!std::filesystem::exists(status)) throw Error("model file '" + path + "' does not exist");
   if (std::filesystem::is_directory(status)) throw Error("model file '" + path + "' is a directory");
-  if (std::filesystem::path(path).extension() == ".onnx") {
-    throw Error(path + ": ONNX import is not built yet; convert the model to a text-IR file (.cir)");
-  }
+  if (std::filesystem::path(path).extension() == ".onnx") return ImportOnnxFile(path).module;
   return ParseModuleFile(path);
 }
 
