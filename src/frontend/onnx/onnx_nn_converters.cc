@@ -53,24 +53,28 @@ std::vector<Expr> ConvertConvTranspose(OnnxNode& node) {
   // Transposed convolutions read pads as-is; SAME_* is resolved below from the output size.
   Window2DAttrs window = ReadWindow2D(node, SpatialExtents(input), {weight[2], weight[3]});
   std::optional<std::vector<int64_t>> output_shape = node.OptionalInts("output_shape");
-  if (output_shape && output_shape->size() == 4)
+  if (output_shape && output_shape->size() == 4) {
     output_shape = std::vector<int64_t>{(*output_shape)[2], (*output_shape)[3]};
-  if (output_shape || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    if (output_shape) {
-      ExpectCount(*output_shape, 2, "attribute 'output_shape'");
-      ExpectBounded(*output_shape, "attribute 'output_shape'");
-    }
-    for (int axis = 0; axis < 2; ++axis) {
-      const int64_t target = output_shape ? (*output_shape)[axis] : input[2 + axis] * window.strides[axis];
-      const int64_t full = window.strides[axis] * (input[2 + axis] - 1) + output_padding[axis] +
-                           (window.kernel[axis] - 1) * window.dilation[axis] + 1;
-      const int64_t total = full - target;
-      if (total < 0) throw Error("attribute 'output_shape' is larger than the transposed convolution can produce");
-      const int64_t half = total / 2;
-      const bool upper = auto_pad == "SAME_UPPER";
-      window.padding[axis] = upper ? half : total - half;
-      window.padding[axis + 2] = upper ? total - half : half;
-    }
+  }
+  if (output_shape) {
+    ExpectCount(*output_shape, 2, "attribute 'output_shape'");
+    ExpectBounded(*output_shape, "attribute 'output_shape'");
+  }
+  for (int axis = 0; axis < 2; ++axis) {
+    // The extent before cropping the padding: strides * (in - 1) + output_padding + dilated kernel.
+    const __int128 wide_full = static_cast<__int128>(window.strides[axis]) * (input[2 + axis] - 1) +
+                               output_padding[axis] +
+                               static_cast<__int128>(window.kernel[axis] - 1) * window.dilation[axis] + 1;
+    if (wide_full > kMaxShapeAttribute) throw Error("the transposed convolution's output would be too large");
+    const auto full = static_cast<int64_t>(wide_full);
+    if (!output_shape && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") continue;
+    const int64_t target = output_shape ? (*output_shape)[axis] : input[2 + axis] * window.strides[axis];
+    const int64_t total = full - target;
+    if (total < 0) throw Error("attribute 'output_shape' is larger than the transposed convolution can produce");
+    const int64_t half = total / 2;
+    const bool upper = auto_pad == "SAME_UPPER";
+    window.padding[axis] = upper ? half : total - half;
+    window.padding[axis + 2] = upper ? total - half : half;
   }
   Expr conv = node.builder().Call("nn.conv2d_transpose", {node.Input(0, "X"), node.Input(1, "W")},
                                   {{"strides", window.strides},
