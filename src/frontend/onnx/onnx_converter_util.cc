@@ -1,12 +1,39 @@
 #include "frontend/onnx/onnx_converter_util.h"
 
 #include <cstring>
+#include <limits>
+#include <utility>
 
 #include "support/error.h"
 
 namespace collage {
 
+namespace {
+
+// The range of an integer dtype, as doubles.
+std::pair<double, double> IntegerRange(DType dtype) {
+  switch (dtype) {
+    case DType::kI8:
+      return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
+    case DType::kU8:
+      return {0.0, std::numeric_limits<uint8_t>::max()};
+    case DType::kI32:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    default:
+      return {-9.2233720368547748e18, 9.2233720368547748e18};  // within int64
+  }
+}
+
+}  // namespace
+
 Expr ScalarConstant(FoldingBuilder& builder, double value, DType dtype) {
+  if (IsInteger(dtype)) {
+    const auto [low, high] = IntegerRange(dtype);
+    if (!(value >= low && value <= high)) {
+      throw Error("the constant " + std::to_string(value) + " does not fit the input's dtype " +
+                  std::string(DTypeName(dtype)));
+    }
+  }
   Tensor scalar = Tensor::Zeros(dtype, {});
   scalar.SetFromDouble(0, value);
   return builder.Constant(std::move(scalar));

@@ -54,6 +54,7 @@ std::vector<Expr> ConvertReciprocal(OnnxNode& node) {
 // max(0, min(1, alpha * x + beta)).
 Expr HardSigmoid(FoldingBuilder& builder, const Expr& data, double alpha, double beta) {
   const DType dtype = TensorTypeOf(data).dtype;
+  if (!IsFloatingPoint(dtype)) throw Error("input X must be floating point, got " + std::string(DTypeName(dtype)));
   Expr scaled = builder.Call("multiply", {data, ScalarConstant(builder, alpha, dtype)});
   Expr shifted = builder.Call("add", {scaled, ScalarConstant(builder, beta, dtype)});
   return builder.Call("clip", {shifted}, {{"a_min", 0.0}, {"a_max", 1.0}});

@@ -124,15 +124,14 @@ std::vector<Expr> ConvertReshape(OnnxNode& node) {
       throw Error("input 'shape' has the invalid dimension " + std::to_string(newshape[d]));
     }
   }
-  const int64_t count = NumElements(input_shape);
-  if (count > 0) {
-    Shape known;
-    for (int64_t dim : newshape) {
-      if (dim != -1) known.push_back(dim);
-    }
-    CheckedNumElements(known, 1, count,
-                       "input 'shape' " + ShapeToString(newshape) + " for data " + ShapeToString(input_shape));
+  // The given dimensions cannot hold more elements than the data (bounded even for empty data,
+  // so that no shape arithmetic overflows).
+  Shape nonzero;
+  for (int64_t dim : newshape) {
+    if (dim > 0) nonzero.push_back(dim);
   }
+  CheckedNumElements(nonzero, 1, std::max(NumElements(input_shape), kMaxShapeAttribute),
+                     "input 'shape' " + ShapeToString(newshape) + " for data " + ShapeToString(input_shape));
   if (newshape == input_shape) return {data};
   return {node.builder().Call("reshape", {data}, {{"newshape", newshape}})};
 }
