@@ -1,18 +1,36 @@
 // What a backend declares it can run. Greedy (BYOC) partitioning and Collage's candidate
 // generation read only this, never a backend's name or code.
+//
+// A backend declares any mix of:
+//   supports_op           an op predicate: single op calls it runs by itself;
+//   patterns              a pattern table: labelled patterns (with optional predicates on the
+//                         match) it runs as one fused unit, e.g. "onednn.conv2d_bias_relu";
+//   fuses_like_fuse_ops   it is a code generator that runs any FuseOps-style group.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "ir/expr.h"
+#include "pattern/pattern.h"
+#include "pattern/pattern_matcher.h"
 
 namespace collage {
+
+// One entry of a backend's pattern table. The label starts with "<backend>.".
+struct BackendPattern {
+  std::string label;
+  Pattern pattern;
+  MatchPredicate predicate;  // empty: every match is accepted
+};
 
 struct SupportDeclaration {
   std::string backend;
   // True when the backend runs this (type-checked) op call by itself.
   std::function<bool(const CallNode& call)> supports_op;
+  std::vector<BackendPattern> patterns;
+  bool fuses_like_fuse_ops = false;
 
   // A call to a Composite function belongs to the backend whose name prefixes its label
   // ("onednn.conv2d_bias_relu" -> "onednn"): MergeComposite made it from that backend's table.

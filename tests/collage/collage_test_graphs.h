@@ -37,7 +37,7 @@ inline DataflowGraph GraphOf(const Function& function) {
 }
 
 inline SupportDeclaration Declare(const std::string& backend, std::set<std::string> ops) {
-  return SupportDeclaration{backend, [ops](const CallNode& call) { return ops.count(call.op()->name) > 0; }};
+  return SupportDeclaration{backend, [ops](const CallNode& call) { return ops.count(call.op()->name) > 0; }, {}, false};
 }
 
 }  // namespace collage::collage_testing

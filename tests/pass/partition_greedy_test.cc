@@ -16,7 +16,7 @@ namespace {
 using testing::F32;
 
 SupportDeclaration Declare(const std::string& backend, std::set<std::string> ops) {
-  return SupportDeclaration{backend, [ops](const CallNode& call) { return ops.count(call.op()->name) > 0; }};
+  return SupportDeclaration{backend, [ops](const CallNode& call) { return ops.count(call.op()->name) > 0; }, {}, false};
 }
 
 struct Partition {

@@ -1,0 +1,114 @@
+// The backend interface (DESIGN §9): every way of running a partition, from the reference
+// interpreter to operator libraries, graph runtimes and code generators, is a Backend.
+//
+// A backend is identified by a name, a kind and a device; declares what it supports
+// (SupportDeclaration: op predicates, a pattern table, FuseOps-style fusion) and how fast it
+// is for the analytic cost model (BackendPerformance); and compiles a partition function
+// into an Executable, or throws an Error that says why it cannot (the search then treats the
+// candidate as Invalid). The core never names a backend: backends register themselves in
+// backend/all_backends.cc, one line each.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend/support_declaration.h"
+#include "collage/cost_estimator.h"
+#include "ir/expr.h"
+#include "support/tensor.h"
+
+namespace collage {
+
+enum class BackendKind {
+  kInterpreter,    // the reference interpreter: every op, slow, the correctness oracle
+  kLibrary,        // an operator library called op by op (oneDNN, OpenBLAS)
+  kGraphRuntime,   // a runtime given a whole sub-graph to optimize (XNNPACK subgraphs)
+  kCodeGenerator,  // generates fused kernels for any FuseOps-style group (native)
+};
+const char* BackendKindName(BackendKind kind);
+
+enum class Device { kCpu, kCuda };
+const char* DeviceName(Device device);
+
+// The data layout a backend computes 4-D activations in; tensors cross partition
+// boundaries in the IR's layout (NCHW), so a backend preferring NHWC converts at its edges.
+enum class Layout { kNCHW, kNHWC };
+const char* LayoutName(Layout layout);
+
+struct CompileOptions {
+  // Worker threads the executable may use; every backend honours it.
+  int threads = 1;
+  // A folder for on-disk caches (generated code, shared objects); empty: the backend's default.
+  std::string cache_dir;
+};
+
+// A compiled partition. Inputs are one tensor per parameter of the compiled function, in
+// order (tuple parameters are not allowed); outputs are preallocated tensors, one per tensor
+// of the function's result with tuples flattened, of the declared dtypes and shapes. Run may
+// be called any number of times, with different buffers each time; it throws Error on
+// failure and never keeps references to the tensors after it returns.
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  virtual void Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
+};
+
+// A compiled executable or the reason a function could not be compiled.
+struct CompileResult {
+  std::unique_ptr<Executable> executable;  // null on failure
+  std::string error;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;
+  virtual BackendKind kind() const = 0;
+  virtual Device device() const { return Device::kCpu; }
+  // Part of every measured cost's key: change it when the generated code or the library changes.
+  virtual std::string version() const = 0;
+  virtual Layout preferred_layout() const { return Layout::kNCHW; }
+
+  virtual SupportDeclaration Support() const = 0;
+  virtual BackendPerformance Performance() const = 0;
+
+  // Compiles a type-checked partition function (usually Primitive=1, Compiler=name(), maybe
+  // calling Composite functions of this backend's pattern table). Throws Error with a one-line
+  // reason when the backend cannot run it.
+  virtual std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const = 0;
+
+  // Compiles many functions; result i belongs to functions[i]. Code generators override it to
+  // batch compiler invocations; the default compiles one by one, catching each Error.
+  virtual std::vector<CompileResult> CompileAll(const std::vector<Function>& functions,
+                                                const CompileOptions& options) const;
+};
+
+using BackendPtr = std::shared_ptr<const Backend>;
+
+// The backends available in this build, by name.
+class BackendRegistry {
+ public:
+  // The registry holding every backend of backend/all_backends.cc (built on first use).
+  static const BackendRegistry& Global();
+
+  // Throws Error when a backend of that name is already registered.
+  void Register(BackendPtr backend);
+  // Null when there is none.
+  BackendPtr Find(const std::string& name) const;
+  // Throws Error naming the available backends when there is none.
+  BackendPtr Get(const std::string& name) const;
+  // In registration order.
+  const std::vector<BackendPtr>& All() const { return backends_; }
+  std::vector<std::string> Names() const;
+
+ private:
+  std::vector<BackendPtr> backends_;
+};
+
+// Registers every backend of this build (backend/all_backends.cc: one line per backend).
+void RegisterAllBackends(BackendRegistry& registry);
+
+}  // namespace collage

@@ -1,0 +1,21 @@
+// Running a compiled partition on run-time values: allocates the outputs the function's
+// result type calls for, runs the executable and rebuilds tuples.
+#pragma once
+
+#include <vector>
+
+#include "backend/backend.h"
+#include "runtime/value.h"
+
+namespace collage {
+
+// Zero-filled tensors for `type` with tuples flattened depth-first.
+std::vector<Tensor> AllocateFlattened(const Type& type);
+// Rebuilds a value of `type` from its flattened tensors (the inverse of Value::Flatten).
+Value Unflatten(const Type& type, const std::vector<Tensor>& tensors);
+
+// Runs `executable`, compiled from the type-checked `function`, on one tensor value per
+// parameter. Throws Error when an argument is a tuple or has the wrong type.
+Value InvokeExecutable(Executable& executable, const Function& function, const std::vector<Value>& args);
+
+}  // namespace collage
