@@ -65,7 +65,7 @@ class BatchNormFolder : public ExprMutator {
     if (affine) {
       if (Expr folded = FoldIntoProducer(*pre, *post, *affine)) return folded;
     }
-    return Decompose(*post);
+    return Decompose(*pre, *post);
   }
 
  private:
@@ -118,8 +118,11 @@ class BatchNormFolder : public ExprMutator {
   }
 
   // x * s + (beta - mean * s) with s = gamma * rsqrt(var + eps), broadcast along the axis.
-  static Expr Decompose(const CallNode& batch_norm) {
-    const auto* data_type = AsTensorType(batch_norm.args[0]->checked_type());
+  // Types come from the original call `pre`: the rewritten arguments of `batch_norm` may be
+  // new nodes that are not type-checked yet.
+  static Expr Decompose(const CallNode& pre, const CallNode& batch_norm) {
+    const auto* data_type = AsTensorType(pre.args[0]->checked_type());
+    Check(data_type != nullptr, "nn.batch_norm: the data must be a type-checked tensor");
     const int64_t rank = static_cast<int64_t>(data_type->shape.size());
     const int64_t axis = NormalizeAxis(batch_norm.attrs.GetInt("axis"), rank, "nn.batch_norm");
     Tensor epsilon = Tensor::Zeros(data_type->dtype, {});

@@ -132,6 +132,21 @@ TEST(SimplifyInferenceTest, NonConstantParametersDecompose) {
   EXPECT_EQ(CountCalls(simplified, "rsqrt"), 0) << "var + eps is constant and folds";
 }
 
+// The second batch norm's data is the first one's decomposition, a node built by the pass and
+// not type-checked: decomposing it must still find the data's type (regression: it crashed on
+// the dcgan generator, where batch norms follow transposed convolutions).
+TEST(SimplifyInferenceTest, DecomposesBatchNormOfARewrittenProducer) {
+  Var x = MakeVar("x", F32({1, 2, 3, 3}));
+  auto batch_norm = [](const Expr& data) {
+    return CallOp("nn.batch_norm", {data, ConstantOf({1, 2}, {2}), ConstantOf({0, 1}, {2}), ConstantOf({0.5f, 0}, {2}),
+                                    ConstantOf({1, 4}, {2})});
+  };
+  Function function = MakeFunction({x}, batch_norm(CallOp("nn.relu", {batch_norm(x)})));
+  Function simplified = RunAndCheckPreserved(SimplifyInference(), function, 1e-5);
+  EXPECT_EQ(CountCalls(simplified, "nn.batch_norm"), 0);
+  EXPECT_EQ(CountCalls(simplified, "multiply"), 2);
+}
+
 TEST(SimplifyInferenceTest, RemovesDropout) {
   Var x = MakeVar("x", F32({2, 3}));
   Function function = MakeFunction({x}, CallOp("nn.relu", {CallOp("nn.dropout", {x}, {{"rate", 0.1}})}));

@@ -4,8 +4,6 @@
 // /usr/bin/python3 has torch, torchvision and onnx, and the test is skipped otherwise.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/onnx/onnx_test_support.h"
 #include "pattern/pattern_matcher.h"
@@ -13,35 +11,6 @@
 
 namespace collage {
 namespace {
-
-std::filesystem::path ZooDir() {
-  if (const char* cache = std::getenv("COLLAGE_CACHE_DIR"); cache != nullptr && *cache != '\0') {
-    return std::filesystem::path(cache) / "zoo";
-  }
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home != nullptr ? home : "/tmp") / ".cache" / "collage" / "zoo";
-}
-
-// The path of DIR/<name>.onnx, exported first if needed; empty with `why` set when it cannot be.
-std::filesystem::path ZooModel(const std::string& name, std::string* why) {
-  const std::filesystem::path dir = ZooDir();
-  const std::filesystem::path model = dir / (name + ".onnx");
-  if (std::filesystem::exists(model)) return model;
-  if (!testing::PythonHasModules("numpy onnx torch torchvision")) {
-    *why = "zoo model " + name + " is not in " + dir.string() + " and /usr/bin/python3 cannot export it";
-    return {};
-  }
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path script = std::filesystem::path(COLLAGE_SOURCE_DIR) / "models" / "export_zoo.py";
-  const std::filesystem::path log = dir / (name + ".export.log");
-  const int status = testing::RunShell(
-      "/usr/bin/python3 '" + script.string() + "' --out '" + dir.string() + "' --models " + name, log);
-  if (status != 0 || !std::filesystem::exists(model)) {
-    *why = "exporting " + name + " failed; see " + log.string();
-    return {};
-  }
-  return model;
-}
 
 struct ZooPatternCase {
   std::string name;
@@ -55,10 +24,9 @@ class PatternZooTest : public ::testing::TestWithParam<ZooPatternCase> {};
 
 TEST_P(PatternZooTest, PatternMatchesEveryInstance) {
   const ZooPatternCase& test_case = GetParam();
-  std::string why;
-  const std::filesystem::path path = ZooModel(test_case.model, &why);
-  if (path.empty()) GTEST_SKIP() << why;
-  const OnnxModel model = ImportOnnxFile(path.string());
+  const std::filesystem::path dir = testing::ZooCacheDir();
+  if (const std::string why = testing::EnsureZooModelExported(dir, test_case.model); !why.empty()) GTEST_SKIP() << why;
+  const OnnxModel model = ImportOnnxFile((dir / (test_case.model + ".onnx")).string());
   const std::vector<LabelledPattern> table = ParsePatternTable(test_case.table, test_case.name + ".pat");
   ASSERT_FALSE(table.empty());
   std::vector<PatternMatch> matches = FindAllMatches(table.back().pattern, model.module.main());

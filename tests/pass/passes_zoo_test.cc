@@ -1,0 +1,125 @@
+// The standard passes and FuseOps on imported zoo models.
+//
+// ZooSmall/PassesZooTest: each pass, applied in pipeline order, keeps the reference
+// interpreter's outputs on the model's stored input (within 1e-4 x max |output|: folding
+// batch norm into weights changes rounding).
+// ZooStructure/FusedGroupCountTest: the number of Primitive groups FuseOps makes on the
+// large models, explained next to each count. Both run in the default `zoo` label.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontend/onnx/onnx_importer.h"
+#include "frontend/onnx/onnx_test_support.h"
+#include "interpreter/interpreter.h"
+#include "ir/visitor.h"
+#include "pass/fuse_ops/fuse_ops.h"
+#include "pass/standard_passes.h"
+#include "runtime/compare.h"
+
+namespace collage {
+namespace {
+
+OnnxModel ImportZooModel(const std::string& name, std::string* why) {
+  const std::filesystem::path dir = testing::ZooCacheDir();
+  *why = testing::EnsureZooModelExported(dir, name);
+  if (!why->empty()) return {};
+  return ImportOnnxFile((dir / (name + ".onnx")).string());
+}
+
+std::vector<Value> StoredInputs(const OnnxModel& model, const std::string& name) {
+  return testing::ArgumentsByName(model, ReadNpz((testing::ZooCacheDir() / (name + ".inputs.npz")).string()));
+}
+
+// Max |actual - expected| over every output, relative to max |expected|.
+double RelativeMaxError(const Value& actual, const Value& expected) {
+  const std::vector<Tensor> actual_tensors = actual.Flatten();
+  const std::vector<Tensor> expected_tensors = expected.Flatten();
+  double max_error = 0, max_expected = 0;
+  for (size_t t = 0; t < expected_tensors.size(); ++t) {
+    for (int64_t i = 0; i < expected_tensors[t].NumElements(); ++i) {
+      const double want = expected_tensors[t].GetAsDouble(i);
+      max_error = std::max(max_error, std::abs(actual_tensors[t].GetAsDouble(i) - want));
+      max_expected = std::max(max_expected, std::abs(want));
+    }
+  }
+  return max_error / std::max(max_expected, 1e-30);
+}
+
+class PassesZooTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PassesZooTest, EveryPassKeepsTheOutputs) {
+  std::string why;
+  const OnnxModel model = ImportZooModel(GetParam(), &why);
+  if (!why.empty()) GTEST_SKIP() << why;
+  const std::vector<Value> inputs = StoredInputs(model, GetParam());
+  const Value expected = Evaluate(model.module.main(), inputs);
+
+  // The imported module is already type-checked, so InferTypePass has nothing to change.
+  const std::vector<Pass> pipeline = {SimplifyInference(), FoldConstant(), EliminateCommonSubexpr(),
+                                      DeadCodeElimination(), FuseOps()};
+  Module module = model.module;
+  for (const Pass& pass : pipeline) {
+    module = pass(module);
+    const Value actual = Evaluate(module.main(), inputs);
+    ASSERT_EQ(actual.Flatten().size(), expected.Flatten().size()) << "after " << pass.info().name;
+    EXPECT_LE(RelativeMaxError(actual, expected), 1e-4) << "after " << pass.info().name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ZooSmall, PassesZooTest,
+                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The Primitive groups of @main after SimplifyInference, FoldConstant and FuseOps.
+size_t FusedGroupCount(const Module& module) {
+  const Module fused = FuseOps()(FoldConstant()(SimplifyInference()(module)));
+  size_t groups = 0;
+  for (const Expr& node : PostOrder(fused.main()->body)) {
+    const auto* call = As<CallNode>(node);
+    const auto* callee = call != nullptr ? As<FunctionNode>(call->callee) : nullptr;
+    if (callee != nullptr && callee->attrs.Has(attr::kPrimitive)) ++groups;
+  }
+  return groups;
+}
+
+struct GroupCountCase {
+  std::string model;
+  size_t expected_groups;
+};
+
+class FusedGroupCountTest : public ::testing::TestWithParam<GroupCountCase> {};
+
+TEST_P(FusedGroupCountTest, MatchesTheArchitecture) {
+  std::string why;
+  const OnnxModel model = ImportZooModel(GetParam().model, &why);
+  if (!why.empty()) GTEST_SKIP() << why;
+  EXPECT_EQ(FusedGroupCount(model.module), GetParam().expected_groups);
+}
+
+// resnet50 (torch exports each conv with its batch norm already folded into weights + bias):
+//   33  conv + bias + relu: the stem and the first two convs of the 16 bottleneck blocks;
+//   16  conv + bias + residual add + relu: each block's third conv, which post-dominates the
+//       add and the relu (elementwise path);
+//    4  conv + bias: the downsampling shortcut convs; their add already belongs to the
+//       third conv's group, and a group holds one anchor;
+//    4  max_pool2d, global_avg_pool2d, flatten, dense + bias (the classifier) on their own:
+//       pools are not fused into a later anchor and flatten feeds an anchor's input side.
+//   = 57.
+// bert_encoder (12 post-norm blocks), 15 groups per block:
+//    3  dense + bias for q, k, v;  3  reshape + transpose splitting each into heads;
+//    1  matmul q.k^T + divide by sqrt(d);  1  softmax (a reduction: not fused after an anchor);
+//    1  matmul with v;  1  transpose + reshape merging the heads;
+//    1  output dense + bias + residual add;  1  layer_norm;
+//    1  feed-forward dense + bias + erf-GELU (divide, erf, add, multiply, multiply);
+//    1  second dense + bias + residual add;  1  layer_norm;
+// layer_norm and softmax are reductions, so an anchor's elementwise chain stops before them.
+// Outside the blocks: token embedding take + add of the (folded) position embeddings, the
+// embedding layer_norm, the take of token 0 and the pooler dense + bias + tanh: 4.
+//   = 12 x 15 + 4 = 184.
+INSTANTIATE_TEST_SUITE_P(ZooStructure, FusedGroupCountTest,
+                         ::testing::Values(GroupCountCase{"resnet50", 57}, GroupCountCase{"bert_encoder", 184}),
+                         [](const ::testing::TestParamInfo<GroupCountCase>& info) { return info.param.model; });
+
+}  // namespace
+}  // namespace collage
