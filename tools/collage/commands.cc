@@ -5,6 +5,7 @@ namespace collage::cli {
 const std::vector<Command>& AllCommands() {
   static const std::vector<Command> commands = {
       {ImportCommandSpec(), &RunImportCommand},
+      {PartitionCommandSpec(), &RunPartitionCommand},
       {RunCommandSpec(), &RunRunCommand},
       {BackendsCommandSpec(), &RunBackendsCommand},
   };
