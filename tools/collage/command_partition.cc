@@ -69,8 +69,8 @@ CommandSpec PartitionCommandSpec() {
           "place the parts of the model on backends by estimated cost and print the placement",
           {
               {{"--backends"}, "B1,B2,...", "backends to place on (default: every available backend)"},
-              {{"--cost"}, "MODEL", "cost model: analytic (default; roofline per backend) or measured (not yet)"},
-              {{"--search"}, "KIND", "op (default: the exact op-level search) or graph (not yet)"},
+              {{"--cost"}, "analytic|measured", "cost model: analytic (default; roofline per backend) or measured (not yet)"},
+              {{"--search"}, "op|graph", "op (default: the exact op-level search) or graph (not yet)"},
               {{"--db"}, "PATH", "measured-cost database (needs --cost measured)"},
               {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"},
           }};
