@@ -337,6 +337,10 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
 
   WriteFile(plan, "def @main() { 1f }\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 1'");
+  WriteFile(plan, "// collage plan 1\n// backends: reference\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":2: plan header: expected '// model: ...'");
+  WriteFile(plan, text.substr(0, text.find("// partition: ")) + "// partition: reference_0 ops=x\n// total_ms: 1\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
 }
 
 TEST_F(CliTest, PartitionOptionsNotAvailableYetAreUsageErrors) {
