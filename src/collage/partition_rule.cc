@@ -118,8 +118,10 @@ std::vector<CandidatePartition> HostPartitionRule::AllCandidates(const DataflowG
 
 std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
+  const SubGraphConfig single_value{.max_exits = 1, .allow_taps = false, .max_depth = 0};
   std::vector<CandidatePartition> candidates;
   for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    if (!sub.sub_graph().IsValid(graph, single_value)) continue;
     SubGraph wrapped = sub.sub_graph().WithAttrs(graph, Attrs{{attr::kComposite, name()}}).WithLabel(graph, name());
     candidates.push_back(MakeCandidate(spec, std::move(wrapped), name()));
   }

@@ -3,9 +3,12 @@
 // Base rules produce candidates from the graph directly:
 //   OpPredicatePartitionRule   each call to an op a predicate accepts;
 //   OpCallByKindPartitionRule  each op call (fusable or not; the combiners decide joins);
-//   HostPartitionRule          each node the host may keep: tuples, projections, constants.
+//   HostPartitionRule          each node the host may keep: tuples, projections, constants;
+//   DFPatternPartitionRule     each match of a pattern (pattern_partition_rule.h).
 // Combinators transform the candidates of their sub-rules:
-//   CompositePartitionRule     wrap each in a function with Composite=<rule name>;
+//   CompositePartitionRule     wrap each in a function with Composite=<rule name>; a
+//                              Composite function computes one value, so sub-candidates
+//                              that are not convex with a single exit and no tap are dropped;
 //   PrimitivePartitionRule     wrap each in a function with Primitive=1, Compiler=<backend>;
 //   UnionPartitionRule         all candidates of all sub-rules (duplicates removed);
 //   CombinePartitionRule       also every union of touching candidates that the combiner

@@ -1,25 +1,57 @@
 #include "collage/partition_spec.h"
 
+#include "collage/pattern_partition_rule.h"
+
 namespace collage {
 
 SubGraphConfig DefaultSubGraphConfig() { return SubGraphConfig{.max_exits = 1, .allow_taps = false, .max_depth = 6}; }
 
+PartitionRulePtr MakePatternTableRule(const SupportDeclaration& declaration) {
+  std::vector<PartitionRulePtr> composites;
+  for (const BackendPattern& entry : declaration.patterns) {
+    if (!declaration.SupportsComposite(entry.label)) {
+      throw Error("backend '" + declaration.backend + "': pattern label '" + entry.label + "' does not start with '" +
+                  declaration.backend + ".'");
+    }
+    auto match = std::make_shared<DFPatternPartitionRule>(entry.label, entry.pattern, entry.predicate);
+    composites.push_back(std::make_shared<CompositePartitionRule>(entry.label, match));
+  }
+  return std::make_shared<UnionPartitionRule>(declaration.backend + ".patterns", std::move(composites));
+}
+
+PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const SubGraphConfig& config) {
+  const std::string& backend = declaration.backend;
+  std::vector<PartitionRulePtr> seeds;
+  if (declaration.supports_op) {
+    seeds.push_back(std::make_shared<OpPredicatePartitionRule>(backend + ".ops", declaration.supports_op));
+  } else if (declaration.fuses_like_fuse_ops) {
+    seeds.push_back(std::make_shared<OpCallByKindPartitionRule>(backend + ".ops"));
+  }
+  if (!declaration.patterns.empty()) seeds.push_back(MakePatternTableRule(declaration));
+  if (seeds.empty()) {
+    throw Error("backend '" + backend + "' declares no op predicate, no pattern and no FuseOps-style fusion");
+  }
+  PartitionRulePtr rule =
+      seeds.size() == 1 ? seeds.front() : std::make_shared<UnionPartitionRule>(backend + ".seeds", std::move(seeds));
+  if (declaration.fuses_like_fuse_ops) {
+    rule = std::make_shared<CombinePartitionRule>(backend + ".combine", rule, DefaultCombinerRules(), config);
+  } else if (declaration.supports_op) {
+    rule = std::make_shared<CombinePartitionRule>(
+        backend + ".combine", rule,
+        std::vector<std::shared_ptr<const CombinerRule>>{std::make_shared<AllSimpleCombinerRule>()}, config);
+  }
+  auto valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", rule, config);
+  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid)};
+}
+
 PartitionSpec MakeOpPredicateSpec(const SupportDeclaration& declaration, const SubGraphConfig& config) {
-  auto predicate = std::make_shared<OpPredicatePartitionRule>(declaration.backend + ".ops", declaration.supports_op);
-  auto combine = std::make_shared<CombinePartitionRule>(
-      declaration.backend + ".combine", predicate,
-      std::vector<std::shared_ptr<const CombinerRule>>{std::make_shared<AllSimpleCombinerRule>()}, config);
-  auto valid = std::make_shared<OnlyValidPartitionRule>(declaration.backend + ".valid", combine, config);
-  auto primitive = std::make_shared<PrimitivePartitionRule>(declaration.backend, valid);
-  return PartitionSpec{declaration.backend, declaration.backend, primitive};
+  Check(static_cast<bool>(declaration.supports_op),
+        "backend '" + declaration.backend + "' declares no op predicate");
+  return MakePartitionSpec(SupportDeclaration{declaration.backend, declaration.supports_op, {}, false}, config);
 }
 
 PartitionSpec MakeCodeGeneratorSpec(const std::string& backend, const SubGraphConfig& config) {
-  auto by_kind = std::make_shared<OpCallByKindPartitionRule>(backend + ".ops");
-  auto combine = std::make_shared<CombinePartitionRule>(backend + ".combine", by_kind, DefaultCombinerRules(), config);
-  auto valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", combine, config);
-  auto primitive = std::make_shared<PrimitivePartitionRule>(backend, valid);
-  return PartitionSpec{backend, backend, primitive};
+  return MakePartitionSpec(SupportDeclaration{backend, {}, {}, true}, config);
 }
 
 PartitionSpec MakeHostSpec() { return PartitionSpec{"host", "host", std::make_shared<HostPartitionRule>("host")}; }

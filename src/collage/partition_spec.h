@@ -1,7 +1,13 @@
 // Phase 1: partition specs built from what backends declare (DESIGN §8, RFC "Phase 1").
 //
-//   operator-predicate backend:  Primitive(OnlyValid(Combine(OpPredicate, join anything)))
-//   code generator (FuseOps):    Primitive(OnlyValid(Combine(OpCallByKind, FuseOps-like rules)))
+// MakePartitionSpec composes the RFC's rule trees from a SupportDeclaration:
+//   pattern table only:          Primitive(OnlyValid(Union(Composite(DFPattern) per label)))
+//   op predicate (+ patterns):   Primitive(OnlyValid(Combine(Union(OpPredicate, patterns),
+//                                                            join anything)))
+//   FuseOps-like code generator: Primitive(OnlyValid(Combine(Union(OpCallByKind or
+//                                                            OpPredicate, patterns), FuseOps rules)))
+// where "patterns" is the Union of Composite(DFPattern) per label, so a Primitive partition
+// may call Composite functions of the backend's table. A Union of one rule is left out.
 //   host:                        Host (tuples, projections and constants left to the host)
 #pragma once
 
@@ -13,9 +19,18 @@ namespace collage {
 // Limits of the sub-graphs a spec proposes: one exit, no taps, at most 6 nodes deep.
 SubGraphConfig DefaultSubGraphConfig();
 
+// Throws Error when the declaration declares nothing, or a pattern label does not start
+// with "<backend>.".
+PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration,
+                                const SubGraphConfig& config = DefaultSubGraphConfig());
+// MakePartitionSpec of the declaration's op predicate alone.
 PartitionSpec MakeOpPredicateSpec(const SupportDeclaration& declaration,
                                   const SubGraphConfig& config = DefaultSubGraphConfig());
+// A code generator running any FuseOps-style group of any op.
 PartitionSpec MakeCodeGeneratorSpec(const std::string& backend, const SubGraphConfig& config = DefaultSubGraphConfig());
 PartitionSpec MakeHostSpec();
+
+// Union(Composite(label, DFPattern(label)) per entry), named "<backend>.patterns".
+PartitionRulePtr MakePatternTableRule(const SupportDeclaration& declaration);
 
 }  // namespace collage

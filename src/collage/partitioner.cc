@@ -2,18 +2,11 @@
 
 #include <optional>
 
+#include "collage/outline_partitions.h"
 #include "ir/type_inference.h"
-#include "pass/outline_groups.h"
 
 namespace collage {
 namespace {
-
-const Attrs* PrimitiveAttrs(const SubGraph& sub_graph) {
-  for (const NestedSubGraph& nested : sub_graph.nested()) {
-    if (nested.attrs.Has(attr::kPrimitive)) return &nested.attrs;
-  }
-  return nullptr;
-}
 
 std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidates) {
   std::vector<IndexSet> sets;
@@ -95,34 +88,19 @@ PartitionResult Partition(const Function& function, const std::vector<PartitionS
     spec_names.push_back(spec.name);
     for (CandidatePartition& candidate : spec.AllCandidates(graph)) candidates.push_back(std::move(candidate));
   }
-  SearchResult search = SearchOptimalPlacement(graph, candidates, estimator, spec_names, options.search);
+  const SearchResult search = SearchOptimalPlacement(graph, candidates, estimator, spec_names, options.search);
 
   PartitionResult result;
   result.total = search.total;
   result.stats = search.stats;
-  result.chosen = options.coalesce ? Coalesce(graph, std::move(search.chosen)) : std::move(search.chosen);
+  result.chosen = options.coalesce ? Coalesce(graph, search.chosen) : search.chosen;
   Check(GroupsAreAcyclic(graph, InsideSets(result.chosen)),
         "Collage: the chosen partitions depend on each other in a cycle; restrict the specs to single-exit sub-graphs");
 
   size_t local_symbol = 0;
-  size_t* symbol = next_symbol ? next_symbol : &local_symbol;
-  std::vector<std::optional<size_t>> group_of(graph.size());
-  std::vector<Attrs> group_attrs;
-  for (const CandidatePartition& candidate : result.chosen) {
-    const Attrs* attrs = PrimitiveAttrs(candidate.sub_graph());
-    if (attrs == nullptr) continue;
-    for (size_t node : candidate.sub_graph().inside().ToVector()) group_of[node] = group_attrs.size();
-    group_attrs.push_back(*attrs);
-  }
-  OutlineOptions outline;
-  outline.function_attrs = [&](size_t group) {
-    Attrs attrs = group_attrs[group];
-    attrs.Set(attr::kGlobalSymbol, attrs.GetString(attr::kCompiler) + "_" + std::to_string((*symbol)++));
-    return attrs;
-  };
-  Expr body = group_attrs.empty() ? function->body : OutlineGroups(graph.forward_graph(), group_of, outline);
-  result.function = MakeFunction(function->params, body, function->attrs);
-  InferType(result.function);
+  result.function =
+      OutlinePartitions(function, graph, result.chosen, next_symbol ? *next_symbol : local_symbol, &result.symbols);
+  if (options.explain) result.explanation = ExplainPlacement(graph, candidates, search, estimator);
   return result;
 }
 

@@ -1,17 +1,20 @@
 // The Collage partitioner, phases 1-4 over one function or a whole module (DESIGN §8).
 //
 // Phase 2 collects every spec's candidates, phase 3 searches the cheapest placement
-// (search.h), phase 4 rewrites the chosen candidates "in parallel" with OutlineGroups:
+// (search.h), phase 4 rewrites the chosen candidates "in parallel" (outline_partitions.h):
 // each candidate wrapped as Primitive becomes a call to a function with Primitive=1,
-// Compiler=<backend> and a unique global_symbol "<backend>_<n>"; host candidates stay as
-// they are. With `coalesce`, touching chosen partitions of one backend are merged first
+// Compiler=<backend> and a unique global_symbol "<backend>_<n>", calling the Composite
+// functions nested in it; host candidates stay as they are. With `coalesce`, touching chosen partitions of one backend are merged first
 // whenever the merged sub-graph stays convex and the placement stays acyclic.
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "collage/cost_estimator.h"
+#include "collage/explain.h"
 #include "collage/partition_rule.h"
 #include "collage/search.h"
 #include "pass/pass.h"
@@ -21,13 +24,17 @@ namespace collage {
 struct PartitionOptions {
   SearchOptions search;
   bool coalesce = false;
+  bool explain = false;  // fill PartitionResult::explanation
 };
 
 struct PartitionResult {
   Function function;
   std::vector<CandidatePartition> chosen;  // after coalescing
+  std::vector<std::string> symbols;        // per chosen candidate: its global_symbol, "" for host
   Cost total = Cost::Zero();
   SearchStats stats;
+  // The search's placement explained (before coalescing); set when options.explain.
+  std::optional<Explanation> explanation;
 };
 
 // Runs InferType first when the function is not typed. `next_symbol` numbers the global

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,5 +46,23 @@ struct SearchResult {
 SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                                     CostEstimator& estimator, const std::vector<std::string>& spec_names,
                                     const SearchOptions& options = {});
+
+// The cheapest ways to cover one region of a graph exactly, with candidates inside it (no
+// transition penalty): the same Dijkstra with every node outside the region covered from
+// the start. Built once over a candidate list, queried per region.
+class CoverSearch {
+ public:
+  // Keeps references to its arguments.
+  CoverSearch(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates, CostEstimator& estimator);
+  // Only candidates `allowed` accepts (by position in the list) are used; nullopt when no
+  // combination of them covers the region.
+  std::optional<SearchResult> Cheapest(const IndexSet& region, const std::function<bool(size_t)>& allowed) const;
+
+ private:
+  const DataflowGraph& graph_;
+  const std::vector<CandidatePartition>& candidates_;
+  CostEstimator& estimator_;
+  std::vector<std::vector<size_t>> starting_at_;
+};
 
 }  // namespace collage

@@ -27,6 +27,10 @@ class GroupOutliner {
         Outline(unit);
       }
     }
+    if (options_.new_value_of) {
+      options_.new_value_of->assign(graph_.nodes.size(), nullptr);
+      for (const auto& [index, expr] : outer_) (*options_.new_value_of)[index] = expr;
+    }
     return outer_.at(graph_.index_of.at(graph_.nodes.back().expr.get()));
   }
 

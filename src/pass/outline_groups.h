@@ -22,6 +22,10 @@ struct OutlineOptions {
   // Attributes of the function made for a group, given the group's key; called once per
   // group, in the order the groups are outlined (a dependency order of the groups).
   std::function<Attrs(size_t group_key)> function_attrs;
+  // When set, receives one entry per graph node: the expression carrying that node's value in
+  // the new body (the rebuilt node, or the call or projection standing for a group output),
+  // or null for a group member used only inside its group.
+  std::vector<Expr>* new_value_of = nullptr;
 };
 
 // `group_of[i]` is the group key of graph node i, or nullopt to keep the node as it is.

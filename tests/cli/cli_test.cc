@@ -110,7 +110,7 @@ TEST_F(CliTest, HelpListsTheCommands) {
     const CliResult result = Run({spelling});
     EXPECT_EQ(result.exit_code, 0) << spelling;
     EXPECT_EQ(result.out.rfind("usage: collage COMMAND", 0), 0u) << result.out;
-    for (const char* command : {"import", "run", "backends"}) {
+    for (const char* command : {"import", "partition", "run", "backends"}) {
       EXPECT_NE(result.out.find("\n  " + std::string(command) + " "), std::string::npos) << command;
     }
     EXPECT_TRUE(result.err.empty());
@@ -294,6 +294,65 @@ TEST_F(CliTest, ImportPrintsParseableText) {
   ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
   EXPECT_TRUE(to_file.out.empty());
   EXPECT_EQ(ReadFile(output_path), result.out);
+}
+
+TEST_F(CliTest, PartitionPrintsThePlacementAndTheExplainTable) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"partition", model, "--backends", "reference", "--cost", "analytic"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(result.err.empty()) << result.err;
+  // Two single-exit partitions (the tuple stays on the host), their costs and the total.
+  EXPECT_NE(result.out.find("\n  reference_0  reference  1 ops (add)  "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\n  reference_1  reference  2 ops (multiply+nn.relu)  "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\ntotal: "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find(" ms estimated, 2 partitions\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("#  backend    ops"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("best alternative (estimated ms, loss)"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("reference(multiply) + reference(nn.relu): "), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  const std::string plan = directory_.PathOf("m.plan");
+  const CliResult partitioned = Run({"partition", model, "--backends", "reference", "-o", plan});
+  ASSERT_EQ(partitioned.exit_code, 0) << partitioned.err;
+  const std::string text = ReadFile(plan);
+  EXPECT_EQ(text.rfind("// collage plan 1\n// model: " + model + " ", 0), 0u) << text;
+  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// partition: reference_0 backend=reference ops=1 "
+                      "estimated_ms="),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("attrs(Compiler=\"reference\", Primitive=1, global_symbol=\"reference_0\")"), std::string::npos)
+      << text;
+
+  const CliResult run = Run({"run", model, "--plan", plan, "--check", "--seed", "3"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << run.out;
+
+  const std::string other = WriteModel("other.cir", kSingleOutputModel);
+  const CliResult refused = Run({"run", other, "--plan", plan});
+  ExpectError(refused, "plan '" + plan + "' was made for model '" + model + "' (hash ");
+  EXPECT_NE(refused.err.find("not for model '" + other + "' (hash "), std::string::npos) << refused.err;
+  EXPECT_TRUE(refused.out.empty());
+
+  WriteFile(plan, "def @main() { 1f }\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 1'");
+  WriteFile(plan, "// collage plan 1\n// backends: reference\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":2: plan header: expected '// model: ...'");
+  WriteFile(plan, text.substr(0, text.find("// partition: ")) + "// partition: reference_0 ops=x\n// total_ms: 1\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
+}
+
+TEST_F(CliTest, PartitionOptionsNotAvailableYetAreUsageErrors) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  ExpectUsageError(Run({"partition", model, "--cost", "measured"}), "--cost measured is not available yet");
+  ExpectUsageError(Run({"partition", model, "--cost", "guess"}), "--cost expects analytic or measured, got 'guess'");
+  ExpectUsageError(Run({"partition", model, "--db", "costs.db"}), "--db (the measured-cost database) needs --cost measured");
+  ExpectUsageError(Run({"partition", model, "--search", "graph"}), "--search graph (the evolutionary graph-level search) "
+                                                                   "is not available yet");
+  ExpectUsageError(Run({"partition", model, "--backends", "tvm"}), "unknown backend 'tvm'");
+  ExpectUsageError(Run({"run", model, "--plan", "p", "--backends", "reference"}),
+                   "--backends and --plan exclude each other");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "interpreter/interpreter.h"
 #include "ir/visitor.h"
 #include "testing/random_graphs.h"
+#include "testing/transformer_graph.h"
 
 namespace collage {
 namespace {
@@ -129,60 +130,9 @@ TEST(PartitionerTest, OpNoSpecAcceptsIsAnErrorNamingIt) {
   }
 }
 
-// A transformer-encoder-like stack: per layer, attention (q/k/v dense + bias, reshape and
-// transpose to heads, batch_matmul, scale, softmax, batch_matmul, back), output projection,
-// residual, layer_norm, a GELU feed-forward and a second residual + layer_norm.
-Function MakeTransformer(int layers, int64_t sequence, int64_t hidden, int64_t heads) {
-  uint64_t seed = 100;
-  auto constant = [&](Shape shape) { return MakeConstant(Tensor::Random(DType::kF32, std::move(shape), seed++)); };
-  auto scalar = [&](float value) {
-    return MakeConstant(Tensor::FromVector<float>({value}, {}));
-  };
-  const int64_t head_size = hidden / heads;
-  Var input = MakeVar("input", testing::F32({sequence, hidden}));
-  Expr x = input;
-  auto dense = [&](const Expr& data, int64_t out, int64_t in) {
-    return CallOp("add", {CallOp("nn.dense", {data, constant({out, in})}), constant({out})});
-  };
-  auto to_heads = [&](const Expr& data) {
-    Expr split = CallOp("reshape", {data}, {{"newshape", std::vector<int64_t>{sequence, heads, head_size}}});
-    return CallOp("transpose", {split}, {{"axes", std::vector<int64_t>{1, 0, 2}}});
-  };
-  auto layer_norm = [&](const Expr& data) {
-    return CallOp("nn.layer_norm", {data, constant({hidden}), constant({hidden})});
-  };
-  // The same normalization spelled out: (x - mean) * rsqrt(var + eps) * gamma + beta.
-  auto decomposed_layer_norm = [&](const Expr& data) {
-    const Attrs last_axis{{"axis", std::vector<int64_t>{-1}}, {"keepdims", int64_t{1}}};
-    Expr centered = CallOp("subtract", {data, CallOp("mean", {data}, last_axis)});
-    Expr variance = CallOp("mean", {CallOp("multiply", {centered, centered})}, last_axis);
-    Expr normalized = CallOp("multiply", {centered, CallOp("rsqrt", {CallOp("add", {variance, scalar(1e-5f)})})});
-    return CallOp("add", {CallOp("multiply", {normalized, constant({hidden})}), constant({hidden})});
-  };
-  for (int layer = 0; layer < layers; ++layer) {
-    Expr q = CallOp("multiply", {to_heads(dense(x, hidden, hidden)), scalar(0.5f)});
-    Expr k = to_heads(dense(x, hidden, hidden));
-    Expr v = to_heads(dense(x, hidden, hidden));
-    Expr scores = CallOp("multiply", {CallOp("nn.batch_matmul", {q, k}, {{"transpose_b", int64_t{1}}}), scalar(0.5f)});
-    scores = CallOp("add", {scores, constant({heads, sequence, sequence})});  // attention mask
-    Expr context = CallOp("nn.batch_matmul", {CallOp("nn.softmax", {scores}), v});
-    Expr merged = CallOp("reshape", {CallOp("transpose", {context}, {{"axes", std::vector<int64_t>{1, 0, 2}}})},
-                         {{"newshape", std::vector<int64_t>{sequence, hidden}}});
-    x = layer_norm(CallOp("add", {dense(merged, hidden, hidden), x}));
-    Expr h = dense(x, 4 * hidden, hidden);
-    // GELU, tanh approximation: 0.5 h (1 + tanh(0.7978845608 (h + 0.044715 h^3))).
-    Expr cube = CallOp("multiply", {CallOp("multiply", {h, h}), h});
-    Expr inner = CallOp("multiply", {CallOp("add", {h, CallOp("multiply", {cube, scalar(0.044715f)})}),
-                                     scalar(0.7978845608f)});
-    Expr gelu = CallOp("multiply", {CallOp("multiply", {h, scalar(0.5f)}),
-                                    CallOp("add", {CallOp("tanh", {inner}), scalar(1.0f)})});
-    x = decomposed_layer_norm(CallOp("add", {dense(gelu, hidden, 4 * hidden), x}));
-  }
-  return MakeFunction({input}, x);
-}
-
 TEST(PartitionerTest, TransformerWithFourSpecsAndAnalyticCosts) {
-  const Function transformer = MakeTransformer(24, 16, 64, 4);
+  const Function transformer = testing::MakeTransformerEncoder(
+      {.layers = 24, .sequence = 16, .hidden = 64, .heads = 4, .spell_out_second_layer_norm = true});
   InferType(transformer);
   const DataflowGraph graph = DataflowGraph::Create(transformer->body);
   std::cout << "transformer nodes: " << graph.size() << "\n";

@@ -1,12 +1,10 @@
 // `collage import MODEL [-o OUT]`: prints the loaded, type-checked module in the text format.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 
 #include "commands.h"
 #include "ir/printer.h"
 #include "model_loader.h"
+#include "text_file.h"
 
 namespace collage::cli {
 
@@ -25,11 +23,7 @@ int RunImportCommand(const ParsedArguments& arguments) {
     std::cout << text;
     return 0;
   }
-  std::ofstream file(*output, std::ios::binary | std::ios::trunc);
-  if (!file) throw Error("cannot create '" + *output + "': " + std::strerror(errno));
-  file << text;
-  file.close();
-  if (!file) throw Error("cannot write '" + *output + "'");
+  WriteTextFile(*output, text);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // `collage run MODEL ...`: runs @main once on seeded random inputs or the arrays of an
 // .npz file, prints each output's type and a summary, optionally writes the outputs and
-// checks them against the reference interpreter.
+// checks them against the reference interpreter. With --plan, runs the partitioned model
+// of a plan made for MODEL by `collage partition -o`.
 #include <iostream>
 #include <thread>
 
@@ -11,6 +12,7 @@
 #include "ir/type.h"
 #include "model_loader.h"
 #include "named_values.h"
+#include "plan_file.h"
 #include "runtime/compare.h"
 #include "tensor_summary.h"
 
@@ -36,12 +38,16 @@ CommandSpec RunCommandSpec() {
               {{"--inputs"}, "IN.npz", "take the inputs from IN.npz, one array per parameter name"},
               {{"--outputs"}, "OUT.npz", "write the outputs to OUT.npz (\"output\" or \"output0\", ...)"},
               {{"--check"}, "", "compare every output with the reference interpreter; exit 1 on mismatch"},
+              {{"--plan"}, "PLAN", "run the placement of PLAN (`collage partition -o`), made for this MODEL"},
           }};
 }
 
 int RunRunCommand(const ParsedArguments& arguments) {
-  const std::vector<std::string> backends =
-      ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
+  const std::optional<std::string> plan_path = arguments.Value("--plan");
+  if (plan_path && arguments.Has("--backends")) {
+    throw UsageError("--backends and --plan exclude each other: the plan names its backends", "run");
+  }
+  std::vector<std::string> backends = ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
   const uint64_t threads =
       arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096);
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
@@ -52,7 +58,14 @@ int RunRunCommand(const ParsedArguments& arguments) {
   const std::vector<Value> inputs =
       inputs_path ? ArgumentsFromArrays(main, ReadNpz(*inputs_path), *inputs_path) : RandomArguments(main, seed);
 
-  const Value result = RunOnBackends(main, inputs, backends, threads);
+  Function placed = main;
+  if (plan_path) {
+    const Plan plan = ReadPlanFile(*plan_path);
+    CheckPlanMatchesModel(plan, *plan_path, module, arguments.positional);
+    backends = plan.backends;
+    placed = plan.module.main();
+  }
+  const Value result = RunOnBackends(placed, inputs, backends, threads);
   const NamedTensors outputs = NameOutputs(result);
   for (const auto& [name, tensor] : outputs) {
     std::cout << name << ": " << TypeToString(TensorType(tensor.dtype(), tensor.shape())) << "  "

@@ -5,6 +5,7 @@ namespace collage::cli {
 const std::vector<Command>& AllCommands() {
   static const std::vector<Command> commands = {
       {ImportCommandSpec(), &RunImportCommand},
+      {PartitionCommandSpec(), &RunPartitionCommand},
       {RunCommandSpec(), &RunRunCommand},
       {BackendsCommandSpec(), &RunBackendsCommand},
   };
@@ -33,6 +34,9 @@ std::string GeneralUsage() {
   }
   usage +=
       "  help        show this help, or `collage help COMMAND` for one command\n"
+      "\n"
+      "Placing a model: `collage partition MODEL --backends B1,B2 -o PLAN` prints the chosen\n"
+      "partitions with their estimated costs; `collage run MODEL --plan PLAN` runs that plan.\n"
       "\n"
       "Run `collage COMMAND --help` for the options of a command.\n"
       "Exit status: 0 on success, 2 for bad usage, 1 for any other error.\n";

@@ -28,6 +28,9 @@ int RunImportCommand(const ParsedArguments& arguments);
 CommandSpec RunCommandSpec();
 int RunRunCommand(const ParsedArguments& arguments);
 
+CommandSpec PartitionCommandSpec();
+int RunPartitionCommand(const ParsedArguments& arguments);
+
 CommandSpec BackendsCommandSpec();
 int RunBackendsCommand(const ParsedArguments& arguments);
 

@@ -1,0 +1,30 @@
+// Phase 4 of the Collage partitioner: rewrites a function body for the chosen candidates "in
+// parallel" (DESIGN §8, RFC "Phase 4").
+//
+// Every chosen candidate wrapped as Primitive becomes a call to a function with its
+// Primitive=1 and Compiler=<backend> attributes and a unique global_symbol "<backend>_<n>";
+// host candidates stay as they are. Wrappings nested inside a candidate (the Composite
+// functions of a backend's pattern table) are outlined first, innermost first, so that a
+// Primitive function calls its Composite functions. Nested wrappings must be single-exit
+// (CompositePartitionRule guarantees it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collage/candidate_partition.h"
+
+namespace collage {
+
+// The Primitive wrapping of a candidate, or null when it has none (a host candidate).
+const Attrs* PrimitiveAttrs(const SubGraph& sub_graph);
+
+// `graph` is the dataflow graph of `function`'s body; `chosen` are disjoint candidates over
+// it whose groups are acyclic. `next_symbol` numbers the global symbols. Returns the new,
+// type-checked function; `symbols`, when given, receives each chosen candidate's global
+// symbol ("" for a host candidate).
+Function OutlinePartitions(const Function& function, const DataflowGraph& graph,
+                           const std::vector<CandidatePartition>& chosen, size_t& next_symbol,
+                           std::vector<std::string>* symbols = nullptr);
+
+}  // namespace collage

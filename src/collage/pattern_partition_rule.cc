@@ -1,0 +1,29 @@
+#include "collage/pattern_partition_rule.h"
+
+#include "pattern/pattern_printer.h"
+
+namespace collage {
+
+DFPatternPartitionRule::DFPatternPartitionRule(std::string name, Pattern pattern, MatchPredicate predicate)
+    : PartitionRule(std::move(name)), pattern_(std::move(pattern)), predicate_(std::move(predicate)) {
+  Check(static_cast<bool>(pattern_), "DFPatternPartitionRule '" + this->name() + "' has no pattern");
+}
+
+std::vector<CandidatePartition> DFPatternPartitionRule::AllCandidates(const DataflowGraph& graph,
+                                                                      const PartitionSpec& spec) const {
+  PatternMatcher matcher(graph.body());
+  std::vector<CandidatePartition> candidates;
+  for (const PatternMatch& match : matcher.FindAll(pattern_, predicate_)) {
+    if (match.inside.empty()) continue;
+    IndexSet inside(graph.size());
+    for (const Expr& expr : match.inside) inside.Add(graph.IndexOf(expr.get()));
+    candidates.push_back(MakeCandidate(spec, SubGraph(graph, std::move(inside), name()), name()));
+  }
+  return candidates;
+}
+
+std::string DFPatternPartitionRule::Describe() const {
+  return "DFPatternPartitionRule(" + name() + ", " + PatternToString(pattern_) + (predicate_ ? ", with predicate)" : ")");
+}
+
+}  // namespace collage

@@ -1,0 +1,148 @@
+#include "plan_file.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+
+#include "ir/parser.h"
+#include "ir/printer.h"
+#include "ir/structural_equal.h"
+#include "text_file.h"
+
+namespace collage::cli {
+namespace {
+
+constexpr const char* kMagic = "// collage plan 1";
+
+std::string FormatDouble(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// Reads the header lines in order, naming the plan file and line in errors.
+class HeaderReader {
+ public:
+  HeaderReader(const std::string& text, const std::string& path) : lines_(text), path_(path) {}
+
+  // The rest of the line after "// <key>: ", or nullopt when the next line is no such line.
+  std::optional<std::string> Next(const std::string& key) {
+    const std::streampos position = lines_.tellg();
+    std::string line;
+    if (!std::getline(lines_, line)) return std::nullopt;
+    const std::string prefix = "// " + key + ": ";
+    if (line.compare(0, prefix.size(), prefix) != 0) {
+      lines_.clear();
+      lines_.seekg(position);
+      return std::nullopt;
+    }
+    ++line_number_;
+    return line.substr(prefix.size());
+  }
+  std::string Required(const std::string& key) {
+    std::optional<std::string> value = Next(key);
+    if (!value) Fail(line_number_ + 1, "expected '// " + key + ": ...'");
+    return *value;
+  }
+  void ExpectMagic() {
+    std::string line;
+    std::getline(lines_, line);
+    ++line_number_;
+    if (line != kMagic) Fail(1, "expected '" + std::string(kMagic) + "' (not a plan written by `collage partition`)");
+  }
+  // An error at header line `line` (1-based).
+  [[noreturn]] void Fail(size_t line, const std::string& message) const {
+    throw Error(path_ + ":" + std::to_string(line) + ": plan header: " + message);
+  }
+  // The number of header lines read so far: the line of the last value returned.
+  size_t line_number() const { return line_number_; }
+
+ private:
+  std::istringstream lines_;
+  std::string path_;
+  size_t line_number_ = 0;
+};
+
+PlannedPartition ParsePartitionLine(const std::string& value, const HeaderReader& reader) {
+  PlannedPartition partition;
+  char symbol[256], backend[256];
+  unsigned long long ops = 0;
+  int consumed = 0;
+  if (std::sscanf(value.c_str(), "%255s backend=%255s ops=%llu estimated_ms=%lf%n", symbol, backend, &ops,
+                  &partition.estimated_ms, &consumed) != 4 ||
+      static_cast<size_t>(consumed) != value.size()) {
+    reader.Fail(reader.line_number(), "malformed partition line '" + value + "'");
+  }
+  partition.symbol = symbol;
+  partition.backend = backend;
+  partition.ops = static_cast<size_t>(ops);
+  return partition;
+}
+
+}  // namespace
+
+std::string ModelHash(const Module& module) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64,
+                static_cast<uint64_t>(StructuralHash(module, {.hash_constant_values = true})));
+  return text;
+}
+
+std::string PlanToText(const Plan& plan) {
+  std::string text = std::string(kMagic) + "\n";
+  text += "// model: " + plan.model_path + " " + plan.model_hash + "\n";
+  std::string backends;
+  for (const std::string& backend : plan.backends) backends += (backends.empty() ? "" : ",") + backend;
+  text += "// backends: " + backends + "\n";
+  text += "// cost: " + plan.cost_model + "\n";
+  for (const PlannedPartition& partition : plan.partitions) {
+    text += "// partition: " + partition.symbol + " backend=" + partition.backend +
+            " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
+  }
+  text += "// total_ms: " + FormatDouble(plan.total_ms) + "\n";
+  std::string module = PrintModule(plan.module);
+  if (!module.empty() && module.back() != '\n') module += '\n';
+  return text + module;
+}
+
+Plan ParsePlan(const std::string& text, const std::string& path) {
+  HeaderReader reader(text, path);
+  reader.ExpectMagic();
+  Plan plan;
+  const std::string model = reader.Required("model");
+  const size_t space = model.rfind(' ');
+  if (space == std::string::npos || model.size() - space - 1 != 16) {
+    reader.Fail(reader.line_number(), "malformed model line '" + model + "' (expected: PATH HASH)");
+  }
+  plan.model_path = model.substr(0, space);
+  plan.model_hash = model.substr(space + 1);
+  std::istringstream backends(reader.Required("backends"));
+  for (std::string backend; std::getline(backends, backend, ',');) {
+    if (backend.empty()) reader.Fail(reader.line_number(), "empty backend name");
+    plan.backends.push_back(backend);
+  }
+  plan.cost_model = reader.Required("cost");
+  while (std::optional<std::string> line = reader.Next("partition")) {
+    plan.partitions.push_back(ParsePartitionLine(*line, reader));
+  }
+  const std::string total = reader.Required("total_ms");
+  char* end = nullptr;
+  plan.total_ms = std::strtod(total.c_str(), &end);
+  if (total.empty() || *end != '\0') reader.Fail(reader.line_number(), "malformed total '" + total + "'");
+  plan.module = ParseModule(text, path);
+  return plan;
+}
+
+Plan ReadPlanFile(const std::string& path) { return ParsePlan(ReadTextFile(path), path); }
+
+void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const Module& model,
+                           const std::string& model_path) {
+  const std::string hash = ModelHash(model);
+  if (hash == plan.model_hash) return;
+  throw Error("plan '" + plan_path + "' was made for model '" + plan.model_path + "' (hash " + plan.model_hash +
+              "), not for model '" + model_path + "' (hash " + hash + ")");
+}
+
+}  // namespace collage::cli

@@ -1,0 +1,55 @@
+// The plan file `collage partition -o PLAN` writes and `collage run MODEL --plan PLAN`
+// reads: the partitioned module in the text format (docs/TEXT_FORMAT.md) after a header of
+// `//` comment lines, so the whole file also parses as a module:
+//
+//   // collage plan 1
+//   // model: models/mlp.cir 3f2a9c0d1e2b4a5c
+//   // backends: onednn,native
+//   // cost: analytic
+//   // partition: onednn_0 backend=onednn ops=3 estimated_ms=0.01234
+//   // total_ms: 0.02468
+//   def @main(...) { ... }
+//
+// The model line holds the path the plan was made from and ModelHash of that model; a plan
+// is only run for a model with the same hash.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+
+namespace collage::cli {
+
+struct PlannedPartition {
+  std::string symbol;   // the partition function's global_symbol
+  std::string backend;
+  size_t ops = 0;
+  double estimated_ms = 0;
+};
+
+struct Plan {
+  std::string model_path;
+  std::string model_hash;
+  std::vector<std::string> backends;
+  std::string cost_model;
+  std::vector<PlannedPartition> partitions;
+  double total_ms = 0;
+  Module module;
+};
+
+// 16 hex digits of the structural hash of the module, constant values included.
+std::string ModelHash(const Module& module);
+
+std::string PlanToText(const Plan& plan);
+// Throws Error naming `path` and the line for a missing or malformed header, and the
+// parser's "path:line:column: ..." error for a malformed module.
+Plan ParsePlan(const std::string& text, const std::string& path);
+Plan ReadPlanFile(const std::string& path);
+
+// Throws Error "plan PLAN was made for model A (hash X), not for model B (hash Y)" unless
+// the plan's hash is the model's.
+void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const Module& model,
+                           const std::string& model_path);
+
+}  // namespace collage::cli
