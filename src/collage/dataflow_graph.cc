@@ -72,4 +72,6 @@ size_t DataflowGraph::IndexOf(const ExprNode* expr) const {
   return it->second;
 }
 
+bool DataflowGraph::Contains(const ExprNode* expr) const { return forward_graph_.index_of.count(expr) > 0; }
+
 }  // namespace collage

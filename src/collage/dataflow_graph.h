@@ -38,6 +38,7 @@ class DataflowGraph {
   const std::vector<DataflowNode>& nodes() const { return nodes_; }
   // Throws Error when the expression is not a node of this graph.
   size_t IndexOf(const ExprNode* expr) const;
+  bool Contains(const ExprNode* expr) const;
   const Expr& body() const { return body_; }
   const IndexedForwardGraph& forward_graph() const { return forward_graph_; }
 

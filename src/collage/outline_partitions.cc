@@ -42,16 +42,18 @@ class LevelOutliner {
     std::vector<std::optional<size_t>> group_of(graph_->size());
     for (size_t group = 0; group < level.size(); ++group) {
       for (size_t original : level[group].inside.ToVector()) {
-        if (value_of_[original]) group_of[graph_->IndexOf(value_of_[original].get())] = group;
+        if (IsInGraph(value_of_[original])) group_of[graph_->IndexOf(value_of_[original].get())] = group;
       }
     }
     std::vector<Expr> new_value_of;
     OutlineOptions options;
+    // Constants (weights) go inside the partition: backends pack them once at compile time.
+    options.inline_constants = true;
     options.function_attrs = attrs_of;
     options.new_value_of = &new_value_of;
     const Expr body = OutlineGroups(graph_->forward_graph(), group_of, options);
     for (Expr& value : value_of_) {
-      if (value) value = new_value_of[graph_->IndexOf(value.get())];
+      value = IsInGraph(value) ? new_value_of[graph_->IndexOf(value.get())] : nullptr;
     }
     function_ = MakeFunction(function_->params, body, function_->attrs);
     InferType(function_);
@@ -61,8 +63,12 @@ class LevelOutliner {
   const Function& function() const { return function_; }
 
  private:
+  // False for a null value and for a constant an earlier level copied into the functions
+  // that use it, leaving no node in the rewritten body.
+  bool IsInGraph(const Expr& value) const { return value && graph_->Contains(value.get()); }
+
   Function function_;
-  std::vector<Expr> value_of_;  // by original index; null once inside a group and unused outside
+  std::vector<Expr> value_of_;  // by original index; null once inside a group and unused outside, or inlined
   std::optional<DataflowGraph> graph_;
 };
 

@@ -6,7 +6,9 @@
 // host candidates stay as they are. Wrappings nested inside a candidate (the Composite
 // functions of a backend's pattern table) are outlined first, innermost first, so that a
 // Primitive function calls its Composite functions. Nested wrappings must be single-exit
-// (CompositePartitionRule guarantees it).
+// (CompositePartitionRule guarantees it). Constants used by a partition are copied into its
+// function (sharing the tensor data) rather than passed as parameters, so that a backend sees
+// its weights when it compiles.
 #pragma once
 
 #include <string>

@@ -118,6 +118,25 @@ TEST(PartitionerTest, ConvBiasReluWithAnalyticCosts) {
   ExpectSameOutputs(original, module.main(), 10);
 }
 
+// Backends pack weights when they compile, so a partition's constants are inside its function.
+TEST(PartitionerTest, PartitionFunctionsHoldTheirConstants) {
+  const Function original = testing::MakeConvBiasRelu();
+  AnalyticCostEstimator estimator({{"tvm", BackendPerformance{}}, {"host", BackendPerformance{}}});
+  const PartitionResult result = Partition(original, {MakeCodeGeneratorSpec("tvm"), MakeHostSpec()}, estimator,
+                                           {.search = {}, .coalesce = true});
+  size_t partitions = 0;
+  for (const Expr& node : PostOrder(result.function->body, /*enter_functions=*/false)) {
+    const auto* call = As<CallNode>(node);
+    const auto* callee = call ? As<FunctionNode>(call->callee) : nullptr;
+    if (callee == nullptr) continue;
+    ++partitions;
+    EXPECT_EQ(callee->params.size(), 1u) << "only the image is a parameter";
+    for (const Expr& argument : call->args) EXPECT_EQ(argument->kind(), ExprKind::kVar);
+  }
+  EXPECT_EQ(partitions, 1u);
+  ExpectSameOutputs(original, result.function, 3);
+}
+
 TEST(PartitionerTest, OpNoSpecAcceptsIsAnErrorNamingIt) {
   Var x = MakeVar("x", testing::F32({2, 3}));
   const Function function = MakeFunction({x}, CallOp("sigmoid", {CallOp("nn.relu", {x})}));
