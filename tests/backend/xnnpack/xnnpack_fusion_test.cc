@@ -133,6 +133,21 @@ TEST(XnnpackFusionTest, RunsRepeatedlyWithFreshBuffers) {
   }
 }
 
+TEST(XnnpackFusionTest, HonoursTheThreadCount) {
+  Var x = MakeVar("x", F32({2, 5, 9, 7}));
+  const Function function = TypedFunction({x}, ConvBnAct(x, 5, {8, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1}, 80));
+  for (int threads : {1, 3}) EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, 0, threads)) << threads;
+}
+
+TEST(XnnpackFusionTest, RunRejectsBuffersOfTheWrongShape) {
+  Var x = MakeVar("x", F32({1, 3, 4, 4}));
+  const Function function = TypedFunction({x}, CallOp("nn.relu", {x}));
+  const std::unique_ptr<Executable> executable = XnnpackBackend().Compile(function, {});
+  std::vector<Tensor> inputs = {Tensor::Zeros(DType::kF32, {1, 3, 4, 5})};
+  std::vector<Tensor> outputs = {Tensor::Zeros(DType::kF32, {1, 3, 4, 4})};
+  EXPECT_THROW(executable->Run(inputs, outputs), Error);
+}
+
 }  // namespace
 }  // namespace collage
 
