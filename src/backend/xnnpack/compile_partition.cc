@@ -35,7 +35,7 @@ void CheckBody(const std::vector<Expr>& post_order) {
       if (std::string reason = UnsupportedReason(*call); !reason.empty()) throw Error("xnnpack: " + reason);
     } else if (const auto* projection = As<TupleGetItemNode>(expr)) {
       if (!As<TupleNode>(ForwardProjections(projection->tuple))) {
-        throw Error("xnnpack: a projection of a call's tuple result is not supported");
+        throw Error("xnnpack: only projections of tuples built inside the partition are supported");
       }
     }
   }

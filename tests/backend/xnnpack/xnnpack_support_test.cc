@@ -11,7 +11,10 @@
 #include "backend/xnnpack/op_table.h"
 #include "backend/xnnpack/xnnpack_backend.h"
 #include "backend/xnnpack/xnnpack_test_graphs.h"
+#include "ir/type_inference.h"
+#include "ir/visitor.h"
 #include "support/error.h"
+#include "testing/random_graphs.h"
 
 namespace collage {
 namespace {
@@ -234,6 +237,29 @@ TEST(XnnpackSupportTest, PredicateAcceptsExactlyWhatCompilesAndRunsCorrectly) {
   // The generator reaches both sides.
   EXPECT_GT(accepted, 100);
   EXPECT_GT(rejected, 10);
+}
+
+// Random DAGs (shared nodes, several results, tanh which XNNPACK lacks): a partition compiles
+// exactly when the predicate accepts each of its calls, and then matches the reference.
+TEST(XnnpackSupportTest, PredicateOnEveryCallDecidesWholePartitions) {
+  const XnnpackBackend backend;
+  const SupportDeclaration support = backend.Support();
+  int compiled = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const Function function = testing::MakeRandomDag(seed, 8);
+    InferType(function);
+    bool declared = true;
+    for (const Expr& expr : PostOrder(function->body, false)) {
+      if (const auto* call = As<CallNode>(expr)) declared = declared && support.Supports(*call);
+    }
+    const std::string error = CompileError(function);
+    EXPECT_EQ(declared, error.empty()) << "seed " << seed << ": " << error;
+    if (declared) {
+      EXPECT_TRUE(testing::MatchesReference(backend, function, seed)) << "seed " << seed;
+      ++compiled;
+    }
+  }
+  EXPECT_GT(compiled, 5);
 }
 
 }  // namespace
