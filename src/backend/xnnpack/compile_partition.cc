@@ -41,7 +41,8 @@ void CheckBody(const std::vector<Expr>& post_order) {
   }
 }
 
-// The source of each flattened result; computed results get external ids from `next_id` on.
+// The source of each flattened result. Computed results get the external value ids after the
+// parameters' (recorded in `result_ids`); repeats, parameters and constants are host copies.
 std::vector<OutputSource> PlanOutputs(const Function& function, const std::vector<Expr>& results,
                                       std::unordered_map<const ExprNode*, uint32_t>& result_ids) {
   std::vector<OutputSource> outputs;

@@ -2,7 +2,6 @@
 // filters when every group has one input channel) and nn.dense (fully_connected with the IR's
 // [units, K] weight). Weights must be constants: XNNPACK packs them when the runtime is created.
 // A bias folded by bias_fusion.h becomes the node's bias.
-#include <limits>
 
 #include "backend/xnnpack/layout.h"
 #include "backend/xnnpack/op_table.h"
@@ -13,9 +12,6 @@
 namespace collage::xnnpack {
 namespace {
 
-constexpr float kNoMin = -std::numeric_limits<float>::infinity();
-constexpr float kNoMax = std::numeric_limits<float>::infinity();
-
 const Tensor& ConstantWeight(const CallNode& call) { return As<ConstantNode>(call.args[1])->data; }
 
 uint32_t DefineBias(SubgraphBuilder& builder, const CallNode& call) {
@@ -24,14 +20,15 @@ uint32_t DefineBias(SubgraphBuilder& builder, const CallNode& call) {
   return builder.DefineStatic(ToSubgraphLayout(*bias), bias->shape());
 }
 
+std::string WeightReason(const CallNode& call) {
+  return As<ConstantNode>(call.args[1]) ? "" : "the weight is not a constant (XNNPACK packs weights at compile time)";
+}
+
 uint32_t U32(int64_t value) { return static_cast<uint32_t>(value); }
 
 }  // namespace
 
-std::string Conv2DRule(const CallNode& call) {
-  if (!As<ConstantNode>(call.args[1])) return "the weight is not a constant (XNNPACK packs weights at compile time)";
-  return "";
-}
+std::string Conv2DRule(const CallNode& call) { return WeightReason(call); }
 
 void DefineConv2D(SubgraphBuilder& builder, const CallNode& call) {
   const Shape& data_shape = TensorTypeOf(call.args[0]).shape;
@@ -52,7 +49,7 @@ void DefineConv2D(SubgraphBuilder& builder, const CallNode& call) {
     CheckStatus(xnn_define_depthwise_convolution_2d(
                     builder.subgraph(), U32(pad[0]), U32(pad[3]), U32(pad[2]), U32(pad[1]), U32(kernel[2]),
                     U32(kernel[3]), U32(strides[0]), U32(strides[1]), U32(dilation[0]), U32(dilation[1]),
-                    U32(kernel[0] / groups), static_cast<size_t>(groups), kNoMin, kNoMax, input, filter, bias,
+                    U32(kernel[0] / groups), static_cast<size_t>(groups), kNoOutputMin, kNoOutputMax, input, filter, bias,
                     output, 0),
                 "defining a depthwise nn.conv2d");
   } else {
@@ -60,13 +57,13 @@ void DefineConv2D(SubgraphBuilder& builder, const CallNode& call) {
                                           U32(kernel[2]), U32(kernel[3]), U32(strides[0]), U32(strides[1]),
                                           U32(dilation[0]), U32(dilation[1]), U32(groups),
                                           static_cast<size_t>(kernel[1]), static_cast<size_t>(kernel[0] / groups),
-                                          kNoMin, kNoMax, input, filter, bias, output, 0),
+                                          kNoOutputMin, kNoOutputMax, input, filter, bias, output, 0),
                 "defining nn.conv2d");
   }
 }
 
 std::string DenseRule(const CallNode& call) {
-  if (!As<ConstantNode>(call.args[1])) return "the weight is not a constant (XNNPACK packs weights at compile time)";
+  if (std::string reason = WeightReason(call); !reason.empty()) return reason;
   if (TensorTypeOf(call.args[0]).shape.size() > 3) return "4-D data would be NHWC inside XNNPACK";
   return "";
 }
@@ -77,7 +74,7 @@ void DefineDense(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t filter = builder.DefineStatic(ToSubgraphLayout(weight), weight.shape());
   const uint32_t bias = DefineBias(builder, call);
   const uint32_t output = builder.DefineResult(call);
-  CheckStatus(xnn_define_fully_connected(builder.subgraph(), kNoMin, kNoMax, input, filter, bias, output, 0),
+  CheckStatus(xnn_define_fully_connected(builder.subgraph(), kNoOutputMin, kNoOutputMax, input, filter, bias, output, 0),
               "defining nn.dense");
 }
 

@@ -2,7 +2,6 @@
 // minimum), nn.bias_add as a broadcast add, and the unary activations XNNPACK has (relu and
 // clip as clamp, leaky_relu, sigmoid, abs, negative, floor, ceil, round, sqrt).
 #include <cmath>
-#include <limits>
 
 #include "backend/xnnpack/layout.h"
 #include "backend/xnnpack/op_table.h"
@@ -12,9 +11,6 @@
 
 namespace collage::xnnpack {
 namespace {
-
-constexpr float kNoMin = -std::numeric_limits<float>::infinity();
-constexpr float kNoMax = std::numeric_limits<float>::infinity();
 
 // A computed operand broadcast against a result of rank `result_rank` must reach the result's
 // layout by a reshape: either it already has the result's rank, or NHWC keeps its order.
@@ -54,10 +50,10 @@ void DefineBinary(SubgraphBuilder& builder, const CallNode& call) {
   const std::string& name = call.op()->name;
   xnn_subgraph_t subgraph = builder.subgraph();
   xnn_status status = xnn_status_invalid_parameter;
-  if (name == "add") status = xnn_define_add2(subgraph, kNoMin, kNoMax, lhs, rhs, out, 0);
-  if (name == "subtract") status = xnn_define_subtract(subgraph, kNoMin, kNoMax, lhs, rhs, out, 0);
-  if (name == "multiply") status = xnn_define_multiply2(subgraph, kNoMin, kNoMax, lhs, rhs, out, 0);
-  if (name == "divide") status = xnn_define_divide(subgraph, kNoMin, kNoMax, lhs, rhs, out, 0);
+  if (name == "add") status = xnn_define_add2(subgraph, kNoOutputMin, kNoOutputMax, lhs, rhs, out, 0);
+  if (name == "subtract") status = xnn_define_subtract(subgraph, kNoOutputMin, kNoOutputMax, lhs, rhs, out, 0);
+  if (name == "multiply") status = xnn_define_multiply2(subgraph, kNoOutputMin, kNoOutputMax, lhs, rhs, out, 0);
+  if (name == "divide") status = xnn_define_divide(subgraph, kNoOutputMin, kNoOutputMax, lhs, rhs, out, 0);
   if (name == "maximum") status = xnn_define_maximum2(subgraph, lhs, rhs, out, 0);
   if (name == "minimum") status = xnn_define_minimum2(subgraph, lhs, rhs, out, 0);
   CheckStatus(status, "defining " + name);
@@ -74,7 +70,7 @@ void DefineBiasAdd(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t data = builder.ValueOf(call.args[0]);
   const uint32_t bias = builder.BroadcastOperand(call.args[1], BiasView(call), result_rank);
   const uint32_t out = builder.DefineResult(call);
-  CheckStatus(xnn_define_add2(builder.subgraph(), kNoMin, kNoMax, data, bias, out, 0), "defining nn.bias_add");
+  CheckStatus(xnn_define_add2(builder.subgraph(), kNoOutputMin, kNoOutputMax, data, bias, out, 0), "defining nn.bias_add");
 }
 
 std::string UnaryRule(const CallNode& call) {
@@ -94,7 +90,7 @@ void DefineUnary(SubgraphBuilder& builder, const CallNode& call) {
   const std::string& name = call.op()->name;
   xnn_subgraph_t subgraph = builder.subgraph();
   xnn_status status = xnn_status_invalid_parameter;
-  if (name == "nn.relu") status = xnn_define_clamp(subgraph, 0.0f, kNoMax, in, out, 0);
+  if (name == "nn.relu") status = xnn_define_clamp(subgraph, 0.0f, kNoOutputMax, in, out, 0);
   if (name == "clip") {
     status = xnn_define_clamp(subgraph, static_cast<float>(call.attrs.GetFloat("a_min")),
                               static_cast<float>(call.attrs.GetFloat("a_max")), in, out, 0);

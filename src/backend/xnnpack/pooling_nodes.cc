@@ -1,7 +1,6 @@
 // Pooling: nn.max_pool2d (dilation, ceil_mode as extra end padding), nn.avg_pool2d (XNNPACK
 // divides by the taps inside the input, i.e. count_include_pad=0), nn.global_avg_pool2d and
 // nn.global_max_pool2d (a max pooling over the whole plane).
-#include <limits>
 
 #include "backend/xnnpack/op_table.h"
 #include "backend/xnnpack/pool_geometry.h"
@@ -11,9 +10,6 @@
 
 namespace collage::xnnpack {
 namespace {
-
-constexpr float kNoMin = -std::numeric_limits<float>::infinity();
-constexpr float kNoMax = std::numeric_limits<float>::infinity();
 
 bool HasPadding(const PoolGeometry& g) { return g.pad_top + g.pad_left + g.pad_bottom + g.pad_right > 0; }
 
@@ -45,7 +41,7 @@ void DefineMaxPool2D(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t output = builder.DefineResult(call);
   CheckStatus(xnn_define_max_pooling_2d(builder.subgraph(), g.pad_top, g.pad_right, g.pad_bottom, g.pad_left,
                                         g.pool_height, g.pool_width, g.stride_height, g.stride_width,
-                                        g.dilation_height, g.dilation_width, kNoMin, kNoMax, input, output, 0),
+                                        g.dilation_height, g.dilation_width, kNoOutputMin, kNoOutputMax, input, output, 0),
               "defining nn.max_pool2d");
 }
 
@@ -54,8 +50,8 @@ void DefineAvgPool2D(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t input = builder.ValueOf(call.args[0]);
   const uint32_t output = builder.DefineResult(call);
   CheckStatus(xnn_define_average_pooling_2d(builder.subgraph(), g.pad_top, g.pad_right, g.pad_bottom, g.pad_left,
-                                            g.pool_height, g.pool_width, g.stride_height, g.stride_width, kNoMin,
-                                            kNoMax, input, output, 0),
+                                            g.pool_height, g.pool_width, g.stride_height, g.stride_width, kNoOutputMin,
+                                            kNoOutputMax, input, output, 0),
               "defining nn.avg_pool2d");
 }
 
@@ -68,7 +64,7 @@ std::string GlobalPoolRule(const CallNode& call) {
 void DefineGlobalAvgPool2D(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t input = builder.ValueOf(call.args[0]);
   const uint32_t output = builder.DefineResult(call);
-  CheckStatus(xnn_define_global_average_pooling_2d(builder.subgraph(), kNoMin, kNoMax, input, output, 0),
+  CheckStatus(xnn_define_global_average_pooling_2d(builder.subgraph(), kNoOutputMin, kNoOutputMax, input, output, 0),
               "defining nn.global_avg_pool2d");
 }
 
@@ -77,7 +73,7 @@ void DefineGlobalMaxPool2D(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t input = builder.ValueOf(call.args[0]);
   const uint32_t output = builder.DefineResult(call);
   CheckStatus(xnn_define_max_pooling_2d(builder.subgraph(), 0, 0, 0, 0, static_cast<uint32_t>(in[2]),
-                                        static_cast<uint32_t>(in[3]), 1, 1, 1, 1, kNoMin, kNoMax, input, output, 0),
+                                        static_cast<uint32_t>(in[3]), 1, 1, 1, 1, kNoOutputMin, kNoOutputMax, input, output, 0),
               "defining nn.global_max_pool2d");
 }
 

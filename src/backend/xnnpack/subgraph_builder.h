@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +16,11 @@
 #include "ir/expr.h"
 
 namespace collage::xnnpack {
+
+// Output bounds meaning "no clamp" for nodes that take output_min / output_max (XNNPACK fuses
+// a following clamp into them by narrowing these).
+inline constexpr float kNoOutputMin = -std::numeric_limits<float>::infinity();
+inline constexpr float kNoOutputMax = std::numeric_limits<float>::infinity();
 
 // Static data handed to XNNPACK; must outlive the runtime. Padded by XNN_EXTRA_BYTES.
 using StaticData = std::vector<std::unique_ptr<std::vector<float>>>;
