@@ -20,13 +20,18 @@ XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, Ru
       runtime_(std::move(runtime)),
       input_shapes_(std::move(input_shapes)),
       outputs_(std::move(outputs)) {
-  for (const Shape& shape : input_shapes_) {
-    input_staging_.emplace_back(ElementCount(shape) + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+  // The staging buffers never move, so the runtime is set up once, here; Run only invokes it.
+  std::vector<xnn_external_value> externals;
+  for (size_t i = 0; i < input_shapes_.size(); ++i) {
+    input_staging_.emplace_back(ElementCount(input_shapes_[i]) + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+    externals.push_back({static_cast<uint32_t>(i), input_staging_.back().data()});
   }
   for (const OutputSource& output : outputs_) {
-    const bool staged = output.kind == OutputSource::Kind::kComputed && output.shape.size() == 4;
-    output_staging_.emplace_back(staged ? ElementCount(output.shape) : 0, 0.0f);
+    const bool computed = output.kind == OutputSource::Kind::kComputed;
+    output_staging_.emplace_back(computed ? ElementCount(output.shape) : 0, 0.0f);
+    if (computed) externals.push_back({output.external_id, output_staging_.back().data()});
   }
+  CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
 }
 
 void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<Tensor> outputs) const {
@@ -52,29 +57,24 @@ void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<T
 void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) {
   CheckBuffers(inputs, outputs);
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<xnn_external_value> externals;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const float* source = inputs[i].data<float>();
     if (input_shapes_[i].size() == 4) {
-      NchwToNhwc(source, input_staging_[i].data(), input_shapes_[i]);
+      NchwToNhwc(inputs[i].data<float>(), input_staging_[i].data(), input_shapes_[i]);
     } else {
-      std::memcpy(input_staging_[i].data(), source, inputs[i].NumBytes());
+      std::memcpy(input_staging_[i].data(), inputs[i].raw_data(), inputs[i].NumBytes());
     }
-    externals.push_back({static_cast<uint32_t>(i), input_staging_[i].data()});
   }
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    if (outputs_[i].kind != OutputSource::Kind::kComputed) continue;
-    void* target = output_staging_[i].empty() ? outputs[i].raw_data() : output_staging_[i].data();
-    externals.push_back({outputs_[i].external_id, target});
-  }
-  CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
   CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
   for (size_t i = 0; i < outputs_.size(); ++i) {
     const OutputSource& source = outputs_[i];
     void* target = outputs[i].raw_data();
     switch (source.kind) {
       case OutputSource::Kind::kComputed:
-        if (!output_staging_[i].empty()) NhwcToNchw(output_staging_[i].data(), outputs[i].data<float>(), source.shape);
+        if (source.shape.size() == 4) {
+          NhwcToNchw(output_staging_[i].data(), outputs[i].data<float>(), source.shape);
+        } else {
+          std::memcpy(target, output_staging_[i].data(), outputs[i].NumBytes());
+        }
         break;
       case OutputSource::Kind::kParameter:
         std::memcpy(target, inputs[source.index].raw_data(), outputs[i].NumBytes());

@@ -1,7 +1,7 @@
-// A compiled XNNPACK partition: one runtime (weights packed, memory planned) created at compile
-// time. Run converts 4-D inputs NCHW -> NHWC into padded staging buffers, points XNNPACK at
-// them and at the output buffers (4-D outputs go through staging and back to NCHW), and
-// invokes the runtime on the executable's pthreadpool.
+// A compiled XNNPACK partition: one runtime (weights packed, memory planned) created and set up
+// at compile time on staging buffers the executable owns. Run copies the inputs into them
+// (4-D ones NCHW -> NHWC), invokes the runtime on the executable's pthreadpool and copies the
+// results out (4-D ones NHWC -> NCHW); XNNPACK never sees the caller's buffers.
 #pragma once
 
 #include <memory>
@@ -57,7 +57,7 @@ class XnnpackExecutable final : public Executable {
   std::vector<Shape> input_shapes_;
   std::vector<OutputSource> outputs_;
   std::vector<std::vector<float>> input_staging_;
-  std::vector<std::vector<float>> output_staging_;  // empty for outputs written in place
+  std::vector<std::vector<float>> output_staging_;  // empty for outputs that are host copies
   std::mutex mutex_;
 };
 
