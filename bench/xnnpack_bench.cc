@@ -41,7 +41,9 @@ struct Options {
 
 using Ints = std::vector<int64_t>;
 
-Constant Random(Shape shape, uint64_t seed) { return MakeConstant(Tensor::Random(DType::kF32, shape, seed, -0.1, 0.1)); }
+Constant Random(Shape shape, uint64_t seed) {
+  return MakeConstant(Tensor::Random(DType::kF32, shape, seed, -0.1, 0.1));
+}
 
 Expr Conv(const Expr& x, int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t groups, uint64_t seed) {
   const int64_t pad = kernel / 2;
@@ -79,8 +81,9 @@ Function FireModule() {
 Function ClassifierHead() {
   Var x = MakeVar("x", TensorType(DType::kF32, {1, 1280, 7, 7}));
   Expr pooled = CallOp("flatten", {CallOp("nn.global_avg_pool2d", {x})});
-  return MakeFunction({x}, CallOp("nn.bias_add", {CallOp("nn.dense", {pooled, Random({1000, 1280}, 15)}),
-                                                  Random({1000}, 16)}, {{"axis", int64_t{-1}}}));
+  return MakeFunction(
+      {x}, CallOp("nn.bias_add", {CallOp("nn.dense", {pooled, Random({1000, 1280}, 15)}), Random({1000}, 16)},
+                  {{"axis", int64_t{-1}}}));
 }
 
 double TotalFlops(const Function& function) {
@@ -97,8 +100,7 @@ struct Timing {
 };
 
 // Median and fastest of `repeats` runs after 3 warm-up runs.
-Timing TimeRuns(Executable& executable, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
-                int repeats) {
+Timing TimeRuns(Executable& executable, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, int repeats) {
   for (int i = 0; i < 3; ++i) executable.Run(inputs, outputs);
   std::vector<double> seconds;
   for (int i = 0; i < repeats; ++i) {
@@ -113,8 +115,8 @@ Timing TimeRuns(Executable& executable, const std::vector<Tensor>& inputs, std::
 void PrintRow(const std::string& name, const std::string& check, const Timing& timing, double flops) {
   std::cout << std::left << std::setw(44) << name << std::setw(26) << check << std::right << std::fixed
             << std::setprecision(3) << "median " << std::setw(8) << timing.median * 1e3 << " ms  min " << std::setw(8)
-            << timing.fastest * 1e3 << " ms" << std::setprecision(1) << std::setw(8)
-            << flops / timing.median * 1e-9 << " GFLOP/s (median)" << std::endl;
+            << timing.fastest * 1e3 << " ms" << std::setprecision(1) << std::setw(8) << flops / timing.median * 1e-9
+            << " GFLOP/s (median)" << std::endl;
 }
 
 // Compiles and times `function` on `args`; `check` says how the result was verified.
@@ -186,10 +188,14 @@ Options ParseOptions(int argc, char** argv) {
                       : std::filesystem::path(home ? home : ".") / ".cache" / "collage" / "zoo";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--threads") options.threads = std::stoi(argv[i + 1]);
-    else if (flag == "--repeats") options.repeats = std::max(1, std::stoi(argv[i + 1]));
-    else if (flag == "--zoo") options.zoo = argv[i + 1];
-    else throw Error("xnnpack_bench: unknown flag " + flag + " (expected --threads, --repeats or --zoo)");
+    if (flag == "--threads")
+      options.threads = std::stoi(argv[i + 1]);
+    else if (flag == "--repeats")
+      options.repeats = std::max(1, std::stoi(argv[i + 1]));
+    else if (flag == "--zoo")
+      options.zoo = argv[i + 1];
+    else
+      throw Error("xnnpack_bench: unknown flag " + flag + " (expected --threads, --repeats or --zoo)");
   }
   return options;
 }

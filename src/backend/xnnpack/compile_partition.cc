@@ -96,7 +96,8 @@ std::unique_ptr<Executable> CompilePartition(const Function& function, int threa
   std::unordered_map<const ExprNode*, uint32_t> result_ids;
   std::vector<OutputSource> outputs = PlanOutputs(function, results, result_ids);
   SubgraphBuilder builder(static_cast<uint32_t>(function->params.size() + result_ids.size()), fusion, result_ids);
-  for (size_t i = 0; i < function->params.size(); ++i) builder.DefineInput(*function->params[i], static_cast<uint32_t>(i));
+  for (size_t i = 0; i < function->params.size(); ++i)
+    builder.DefineInput(*function->params[i], static_cast<uint32_t>(i));
   DefineNodes(builder, post_order, fusion);
 
   ThreadPool pool(pthreadpool_create(static_cast<size_t>(std::max(threads, 1))));

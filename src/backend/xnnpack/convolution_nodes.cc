@@ -41,16 +41,16 @@ void DefineConv2D(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t input = builder.ValueOf(call.args[0]);
   const uint32_t bias = DefineBias(builder, call);
   const bool depthwise = groups > 1 && groups == data_shape[1] && kernel[1] == 1;
-  const uint32_t filter =
-      depthwise ? builder.DefineStatic(OihwToDepthwise1hwo(weight), {1, kernel[2], kernel[3], kernel[0]})
-                : builder.DefineStatic(OihwToOhwi(weight), {kernel[0], kernel[2], kernel[3], kernel[1]});
+  const uint32_t filter = depthwise
+                              ? builder.DefineStatic(OihwToDepthwise1hwo(weight), {1, kernel[2], kernel[3], kernel[0]})
+                              : builder.DefineStatic(OihwToOhwi(weight), {kernel[0], kernel[2], kernel[3], kernel[1]});
   const uint32_t output = builder.DefineResult(call);
   if (depthwise) {
-    CheckStatus(xnn_define_depthwise_convolution_2d(
-                    builder.subgraph(), U32(pad[0]), U32(pad[3]), U32(pad[2]), U32(pad[1]), U32(kernel[2]),
-                    U32(kernel[3]), U32(strides[0]), U32(strides[1]), U32(dilation[0]), U32(dilation[1]),
-                    U32(kernel[0] / groups), static_cast<size_t>(groups), kNoOutputMin, kNoOutputMax, input, filter, bias,
-                    output, 0),
+    CheckStatus(xnn_define_depthwise_convolution_2d(builder.subgraph(), U32(pad[0]), U32(pad[3]), U32(pad[2]),
+                                                    U32(pad[1]), U32(kernel[2]), U32(kernel[3]), U32(strides[0]),
+                                                    U32(strides[1]), U32(dilation[0]), U32(dilation[1]),
+                                                    U32(kernel[0] / groups), static_cast<size_t>(groups), kNoOutputMin,
+                                                    kNoOutputMax, input, filter, bias, output, 0),
                 "defining a depthwise nn.conv2d");
   } else {
     CheckStatus(xnn_define_convolution_2d(builder.subgraph(), U32(pad[0]), U32(pad[3]), U32(pad[2]), U32(pad[1]),
@@ -74,8 +74,9 @@ void DefineDense(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t filter = builder.DefineStatic(ToSubgraphLayout(weight), weight.shape());
   const uint32_t bias = DefineBias(builder, call);
   const uint32_t output = builder.DefineResult(call);
-  CheckStatus(xnn_define_fully_connected(builder.subgraph(), kNoOutputMin, kNoOutputMax, input, filter, bias, output, 0),
-              "defining nn.dense");
+  CheckStatus(
+      xnn_define_fully_connected(builder.subgraph(), kNoOutputMin, kNoOutputMax, input, filter, bias, output, 0),
+      "defining nn.dense");
 }
 
 }  // namespace collage::xnnpack

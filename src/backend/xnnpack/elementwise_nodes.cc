@@ -70,7 +70,8 @@ void DefineBiasAdd(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t data = builder.ValueOf(call.args[0]);
   const uint32_t bias = builder.BroadcastOperand(call.args[1], BiasView(call), result_rank);
   const uint32_t out = builder.DefineResult(call);
-  CheckStatus(xnn_define_add2(builder.subgraph(), kNoOutputMin, kNoOutputMax, data, bias, out, 0), "defining nn.bias_add");
+  CheckStatus(xnn_define_add2(builder.subgraph(), kNoOutputMin, kNoOutputMax, data, bias, out, 0),
+              "defining nn.bias_add");
 }
 
 std::string UnaryRule(const CallNode& call) {

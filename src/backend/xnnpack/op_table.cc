@@ -13,6 +13,7 @@ const std::map<std::string, OpEntry>& Table() {
       {"nn.avg_pool2d", {WindowPoolRule, DefineAvgPool2D}},
       {"nn.global_avg_pool2d", {GlobalPoolRule, DefineGlobalAvgPool2D}},
       {"nn.global_max_pool2d", {GlobalPoolRule, DefineGlobalMaxPool2D}},
+      {"nn.adaptive_avg_pool2d", {AdaptiveAvgPoolRule, DefineAdaptiveAvgPool2D}},
       {"add", {BinaryRule, DefineBinary}},
       {"subtract", {BinaryRule, DefineBinary}},
       {"multiply", {BinaryRule, DefineBinary}},

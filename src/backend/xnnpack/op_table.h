@@ -40,6 +40,8 @@ void DefineAvgPool2D(SubgraphBuilder& builder, const CallNode& call);
 std::string GlobalPoolRule(const CallNode& call);
 void DefineGlobalAvgPool2D(SubgraphBuilder& builder, const CallNode& call);
 void DefineGlobalMaxPool2D(SubgraphBuilder& builder, const CallNode& call);
+std::string AdaptiveAvgPoolRule(const CallNode& call);
+void DefineAdaptiveAvgPool2D(SubgraphBuilder& builder, const CallNode& call);
 
 std::string BinaryRule(const CallNode& call);
 void DefineBinary(SubgraphBuilder& builder, const CallNode& call);

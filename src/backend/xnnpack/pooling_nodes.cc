@@ -1,6 +1,7 @@
 // Pooling: nn.max_pool2d (dilation, ceil_mode as extra end padding), nn.avg_pool2d (XNNPACK
-// divides by the taps inside the input, i.e. count_include_pad=0), nn.global_avg_pool2d and
-// nn.global_max_pool2d (a max pooling over the whole plane).
+// divides by the taps inside the input, i.e. count_include_pad=0), nn.global_avg_pool2d,
+// nn.global_max_pool2d (a max pooling over the whole plane) and nn.adaptive_avg_pool2d when
+// the output size divides the input (global, or a plain average pooling with equal windows).
 
 #include "backend/xnnpack/op_table.h"
 #include "backend/xnnpack/pool_geometry.h"
@@ -40,8 +41,8 @@ void DefineMaxPool2D(SubgraphBuilder& builder, const CallNode& call) {
   const uint32_t input = builder.ValueOf(call.args[0]);
   const uint32_t output = builder.DefineResult(call);
   CheckStatus(xnn_define_max_pooling_2d(builder.subgraph(), g.pad_top, g.pad_right, g.pad_bottom, g.pad_left,
-                                        g.pool_height, g.pool_width, g.stride_height, g.stride_width,
-                                        g.dilation_height, g.dilation_width, kNoOutputMin, kNoOutputMax, input, output, 0),
+                                        g.pool_height, g.pool_width, g.stride_height, g.stride_width, g.dilation_height,
+                                        g.dilation_width, kNoOutputMin, kNoOutputMax, input, output, 0),
               "defining nn.max_pool2d");
 }
 
@@ -72,9 +73,31 @@ void DefineGlobalMaxPool2D(SubgraphBuilder& builder, const CallNode& call) {
   const Shape& in = TensorTypeOf(call.args[0]).shape;
   const uint32_t input = builder.ValueOf(call.args[0]);
   const uint32_t output = builder.DefineResult(call);
-  CheckStatus(xnn_define_max_pooling_2d(builder.subgraph(), 0, 0, 0, 0, static_cast<uint32_t>(in[2]),
-                                        static_cast<uint32_t>(in[3]), 1, 1, 1, 1, kNoOutputMin, kNoOutputMax, input, output, 0),
-              "defining nn.global_max_pool2d");
+  CheckStatus(
+      xnn_define_max_pooling_2d(builder.subgraph(), 0, 0, 0, 0, static_cast<uint32_t>(in[2]),
+                                static_cast<uint32_t>(in[3]), 1, 1, 1, 1, kNoOutputMin, kNoOutputMax, input, output, 0),
+      "defining nn.global_max_pool2d");
+}
+
+std::string AdaptiveAvgPoolRule(const CallNode& call) {
+  const Shape& in = TensorTypeOf(call.args[0]).shape;
+  const Shape& out = AsTensorType(call.checked_type())->shape;
+  if (in[2] % out[2] != 0 || in[3] % out[3] != 0) return "the output size does not divide the input into equal windows";
+  if (out[2] * out[3] != 1 && in[2] == out[2] && in[3] == out[3]) return "XNNPACK rejects 1x1 pooling";
+  return "";
+}
+
+void DefineAdaptiveAvgPool2D(SubgraphBuilder& builder, const CallNode& call) {
+  const Shape& in = TensorTypeOf(call.args[0]).shape;
+  const Shape& out = AsTensorType(call.checked_type())->shape;
+  if (out[2] * out[3] == 1) return DefineGlobalAvgPool2D(builder, call);
+  const uint32_t window_height = static_cast<uint32_t>(in[2] / out[2]);
+  const uint32_t window_width = static_cast<uint32_t>(in[3] / out[3]);
+  const uint32_t input = builder.ValueOf(call.args[0]);
+  const uint32_t output = builder.DefineResult(call);
+  CheckStatus(xnn_define_average_pooling_2d(builder.subgraph(), 0, 0, 0, 0, window_height, window_width, window_height,
+                                            window_width, kNoOutputMin, kNoOutputMax, input, output, 0),
+              "defining nn.adaptive_avg_pool2d");
 }
 
 }  // namespace collage::xnnpack

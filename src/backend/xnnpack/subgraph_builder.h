@@ -4,13 +4,13 @@
 // conv2d/dense calls carry a fused bias. The node definers of each op family call into it.
 #pragma once
 
+#include <xnnpack.h>
+
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <unordered_map>
 #include <vector>
-
-#include <xnnpack.h>
 
 #include "backend/xnnpack/bias_fusion.h"
 #include "ir/expr.h"

@@ -23,11 +23,21 @@ BackendPerformance XnnpackBackend::Performance() const {
   performance.launch_overhead = 3e-6;  // setup + invoke + NCHW/NHWC staging of small tensors
   performance.default_efficiency = 0.3;
   performance.op_efficiency = {
-      {"nn.conv2d", 0.6},      {"nn.dense", 0.5},          {"nn.max_pool2d", 0.3},
-      {"nn.avg_pool2d", 0.3},  {"nn.global_avg_pool2d", 0.3}, {"nn.global_max_pool2d", 0.3},
-      {"add", 0.4},            {"multiply", 0.4},          {"subtract", 0.4},
-      {"nn.bias_add", 0.4},    {"nn.relu", 0.5},           {"clip", 0.5},
-      {"sigmoid", 0.3},        {"nn.softmax", 0.3},        {"reshape", 1.0},
+      {"nn.conv2d", 0.6},
+      {"nn.dense", 0.5},
+      {"nn.max_pool2d", 0.3},
+      {"nn.avg_pool2d", 0.3},
+      {"nn.global_avg_pool2d", 0.3},
+      {"nn.global_max_pool2d", 0.3},
+      {"add", 0.4},
+      {"multiply", 0.4},
+      {"subtract", 0.4},
+      {"nn.bias_add", 0.4},
+      {"nn.relu", 0.5},
+      {"clip", 0.5},
+      {"sigmoid", 0.3},
+      {"nn.softmax", 0.3},
+      {"reshape", 1.0},
       {"flatten", 1.0},
   };
   return performance;

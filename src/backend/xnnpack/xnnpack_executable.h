@@ -4,12 +4,12 @@
 // results out (4-D ones NHWC -> NCHW); XNNPACK never sees the caller's buffers.
 #pragma once
 
+#include <pthreadpool.h>
+#include <xnnpack.h>
+
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include <pthreadpool.h>
-#include <xnnpack.h>
 
 #include "backend/backend.h"
 #include "backend/xnnpack/subgraph_builder.h"

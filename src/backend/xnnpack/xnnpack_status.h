@@ -1,9 +1,9 @@
 // Turning XNNPACK status codes into Errors, and the once-per-process xnn_initialize.
 #pragma once
 
-#include <string>
-
 #include <xnnpack.h>
+
+#include <string>
 
 namespace collage::xnnpack {
 

@@ -90,8 +90,9 @@ TEST(XnnpackFusionTest, ResnetBasicBlock) {
 TEST(XnnpackFusionTest, ClassifierHeadDenseBiasRelu) {
   Var x = MakeVar("x", F32({2, 12, 5, 5}));
   Expr pooled = CallOp("flatten", {CallOp("nn.global_avg_pool2d", {x})});
-  Expr hidden = CallOp("nn.relu", {CallOp("nn.bias_add", {CallOp("nn.dense", {pooled, RandomConstant({9, 12}, 40)}),
-                                                          RandomConstant({9}, 41)})});
+  Expr hidden = CallOp(
+      "nn.relu",
+      {CallOp("nn.bias_add", {CallOp("nn.dense", {pooled, RandomConstant({9, 12}, 40)}), RandomConstant({9}, 41)})});
   Expr logits = CallOp("add", {CallOp("nn.dense", {hidden, RandomConstant({5, 9}, 42)}), RandomConstant({5}, 43)});
   const Function function = TypedFunction({x}, CallOp("nn.softmax", {logits}));
   EXPECT_EQ(FusedBiasCount(function), 2u);
@@ -100,8 +101,10 @@ TEST(XnnpackFusionTest, ClassifierHeadDenseBiasRelu) {
 
 TEST(XnnpackFusionTest, SqueezenetFireModule) {
   Var x = MakeVar("x", F32({1, 8, 11, 11}));
-  Expr pooled = CallOp("nn.max_pool2d", {x}, {{"pool_size", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}});
-  Expr squeeze = CallOp("nn.relu", {CallOp("nn.bias_add", {Conv2D(pooled, 8, {4, {1, 1}}, 50), RandomConstant({4}, 51)})});
+  Expr pooled =
+      CallOp("nn.max_pool2d", {x}, {{"pool_size", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}});
+  Expr squeeze =
+      CallOp("nn.relu", {CallOp("nn.bias_add", {Conv2D(pooled, 8, {4, {1, 1}}, 50), RandomConstant({4}, 51)})});
   Expr expand1 = CallOp("nn.relu", {Conv2D(squeeze, 4, {6, {1, 1}}, 52)});
   Expr expand3 = CallOp("nn.relu", {Conv2D(squeeze, 4, {6, {3, 3}, {1, 1}, {1, 1, 1, 1}}, 53)});
   // concatenate is not in this XNNPACK: the two branches are separate results.

@@ -54,8 +54,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(XnnpackOpsTest, Dense) {
   Var x = MakeVar("x", F32({3, 13}));
-  EXPECT_TRUE(MatchesReference(XnnpackBackend(),
-                               TypedFunction({x}, CallOp("nn.dense", {x, RandomConstant({7, 13}, 3)}))));
+  EXPECT_TRUE(
+      MatchesReference(XnnpackBackend(), TypedFunction({x}, CallOp("nn.dense", {x, RandomConstant({7, 13}, 3)}))));
 }
 
 TEST(XnnpackOpsTest, DenseOnThreeDimensionalData) {
@@ -85,19 +85,26 @@ INSTANTIATE_TEST_SUITE_P(
     Windows, XnnpackPoolTest,
     ::testing::Values(
         PoolCase{"max_3x3_s2", "nn.max_pool2d", {1, 5, 11, 9}, {{"pool_size", Ints{3, 3}}, {"strides", Ints{2, 2}}}},
-        PoolCase{"max_padded", "nn.max_pool2d", {2, 3, 8, 7},
+        PoolCase{"max_padded",
+                 "nn.max_pool2d",
+                 {2, 3, 8, 7},
                  {{"pool_size", Ints{3, 2}}, {"strides", Ints{2, 1}}, {"padding", Ints{1, 0, 1, 1}}}},
-        PoolCase{"max_ceil_mode", "nn.max_pool2d", {1, 4, 10, 9},
+        PoolCase{"max_ceil_mode",
+                 "nn.max_pool2d",
+                 {1, 4, 10, 9},
                  {{"pool_size", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"ceil_mode", int64_t{1}}}},
-        PoolCase{"max_dilated", "nn.max_pool2d", {1, 2, 9, 9},
-                 {{"pool_size", Ints{2, 2}}, {"dilation", Ints{2, 3}}}},
+        PoolCase{"max_dilated", "nn.max_pool2d", {1, 2, 9, 9}, {{"pool_size", Ints{2, 2}}, {"dilation", Ints{2, 3}}}},
         PoolCase{"avg_2x2", "nn.avg_pool2d", {1, 6, 9, 8}, {{"pool_size", Ints{2, 2}}, {"strides", Ints{2, 2}}}},
-        PoolCase{"avg_padded_exclusive", "nn.avg_pool2d", {1, 3, 7, 7},
+        PoolCase{"avg_padded_exclusive",
+                 "nn.avg_pool2d",
+                 {1, 3, 7, 7},
                  {{"pool_size", Ints{3, 3}}, {"padding", Ints{1, 1, 1, 1}}}},
-        PoolCase{"avg_strided_3x2", "nn.avg_pool2d", {2, 3, 9, 10},
-                 {{"pool_size", Ints{3, 2}}, {"strides", Ints{3, 2}}}},
+        PoolCase{
+            "avg_strided_3x2", "nn.avg_pool2d", {2, 3, 9, 10}, {{"pool_size", Ints{3, 2}}, {"strides", Ints{3, 2}}}},
         PoolCase{"global_avg", "nn.global_avg_pool2d", {2, 7, 5, 3}, {}},
-        PoolCase{"global_max", "nn.global_max_pool2d", {1, 5, 6, 7}, {}}),
+        PoolCase{"global_max", "nn.global_max_pool2d", {1, 5, 6, 7}, {}},
+        PoolCase{"adaptive_avg_global", "nn.adaptive_avg_pool2d", {1, 4, 5, 7}, {{"output_size", Ints{1, 1}}}},
+        PoolCase{"adaptive_avg_windows", "nn.adaptive_avg_pool2d", {2, 3, 6, 9}, {{"output_size", Ints{2, 3}}}}),
     [](const ::testing::TestParamInfo<PoolCase>& info) { return std::string(info.param.name); });
 
 struct ElementwiseCase {
@@ -114,7 +121,8 @@ TEST_P(XnnpackBinaryTest, MatchesReference) {
   const ElementwiseCase& c = GetParam();
   Var lhs = MakeVar("lhs", F32(c.lhs));
   if (c.rhs_constant) {
-    EXPECT_TRUE(MatchesReference(XnnpackBackend(), TypedFunction({lhs}, CallOp(c.op, {lhs, RandomConstant(c.rhs, 5)}))));
+    EXPECT_TRUE(
+        MatchesReference(XnnpackBackend(), TypedFunction({lhs}, CallOp(c.op, {lhs, RandomConstant(c.rhs, 5)}))));
   } else {
     Var rhs = MakeVar("rhs", F32(c.rhs));
     EXPECT_TRUE(MatchesReference(XnnpackBackend(), TypedFunction({lhs, rhs}, CallOp(c.op, {lhs, rhs}))));
@@ -155,19 +163,20 @@ TEST_P(XnnpackUnaryTest, MatchesReferenceIn4DAnd2D) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Activations, XnnpackUnaryTest,
-    ::testing::Values(UnaryCase{"relu", "nn.relu", {}},
-                      UnaryCase{"clip", "clip", {{"a_min", -0.25}, {"a_max", 0.5}}},
-                      UnaryCase{"leaky_relu", "nn.leaky_relu", {{"alpha", 0.2}}}, UnaryCase{"sigmoid", "sigmoid", {}},
-                      UnaryCase{"abs", "abs", {}}, UnaryCase{"negative", "negative", {}},
-                      UnaryCase{"floor", "floor", {}}, UnaryCase{"ceil", "ceil", {}},
-                      UnaryCase{"round", "round", {}}, UnaryCase{"sqrt", "sqrt", {}}),
-    [](const ::testing::TestParamInfo<UnaryCase>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Activations, XnnpackUnaryTest,
+                         ::testing::Values(UnaryCase{"relu", "nn.relu", {}},
+                                           UnaryCase{"clip", "clip", {{"a_min", -0.25}, {"a_max", 0.5}}},
+                                           UnaryCase{"leaky_relu", "nn.leaky_relu", {{"alpha", 0.2}}},
+                                           UnaryCase{"sigmoid", "sigmoid", {}}, UnaryCase{"abs", "abs", {}},
+                                           UnaryCase{"negative", "negative", {}}, UnaryCase{"floor", "floor", {}},
+                                           UnaryCase{"ceil", "ceil", {}}, UnaryCase{"round", "round", {}},
+                                           UnaryCase{"sqrt", "sqrt", {}}),
+                         [](const ::testing::TestParamInfo<UnaryCase>& info) { return std::string(info.param.name); });
 
 TEST(XnnpackOpsTest, BiasAddAlongChannels) {
   Var x = MakeVar("x", F32({2, 5, 3, 4}));
-  EXPECT_TRUE(MatchesReference(XnnpackBackend(), TypedFunction({x}, CallOp("nn.bias_add", {x, RandomConstant({5}, 2)}))));
+  EXPECT_TRUE(
+      MatchesReference(XnnpackBackend(), TypedFunction({x}, CallOp("nn.bias_add", {x, RandomConstant({5}, 2)}))));
 }
 
 TEST(XnnpackOpsTest, BiasAddOfAComputedBias) {
@@ -195,10 +204,10 @@ TEST(XnnpackOpsTest, FlattenAfterGlobalPooling) {
 }
 
 TEST(XnnpackOpsTest, ConstantPadOfEveryAxis) {
-  EXPECT_TRUE(MatchesReference(XnnpackBackend(), Unary({1, 3, 4, 5}, [](const Var& x) {
-                                 return CallOp("nn.pad", {x}, {{"pad_width", Ints{0, 1, 2, 0, 1, 2, 1, 3}},
-                                                               {"pad_value", 0.5}});
-                               })));
+  EXPECT_TRUE(MatchesReference(
+      XnnpackBackend(), Unary({1, 3, 4, 5}, [](const Var& x) {
+        return CallOp("nn.pad", {x}, {{"pad_width", Ints{0, 1, 2, 0, 1, 2, 1, 3}}, {"pad_value", 0.5}});
+      })));
 }
 
 TEST(XnnpackOpsTest, ReshapeOf2D) {

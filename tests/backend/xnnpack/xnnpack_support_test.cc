@@ -3,9 +3,9 @@
 // predicate accepts exactly what compiles, and what compiles matches the reference.
 #ifdef COLLAGE_HAVE_XNNPACK
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "backend/backend_test_util.h"
 #include "backend/xnnpack/op_table.h"
@@ -69,7 +69,9 @@ std::vector<RejectionCase> RejectionCases() {
       {"f16", TypedFunction({f16}, CallOp("nn.relu", {f16})), "XNNPACK runs f32 only"},
       {"rank5", TypedFunction({x5}, CallOp("nn.relu", {x5})), "rank 5"},
       {"weight_not_constant", TypedFunction({x4, w}, CallOp("nn.conv2d", {x4, w})), "weight is not a constant"},
-      {"count_include_pad", OneCall("nn.avg_pool2d", {1, 3, 6, 6}, {{"pool_size", Ints{3, 3}}, {"padding", Ints{1, 1, 1, 1}}, {"count_include_pad", int64_t{1}}}),
+      {"count_include_pad",
+       OneCall("nn.avg_pool2d", {1, 3, 6, 6},
+               {{"pool_size", Ints{3, 3}}, {"padding", Ints{1, 1, 1, 1}}, {"count_include_pad", int64_t{1}}}),
        "count_include_pad"},
       {"softmax_axis", OneCall("nn.softmax", {1, 3, 4, 5}, {{"axis", int64_t{3}}}), "innermost axis"},
       {"flatten_spatial", OneCall("flatten", {1, 3, 4, 4}), "transpose out of NHWC"},
@@ -150,6 +152,9 @@ class CallGenerator {
       if (op == "nn.avg_pool2d") attrs.Set("count_include_pad", Int(0, 1));
       return CallOp(op, {Param({1, Int(1, 4), Int(6, 9), Int(6, 9)})}, attrs);
     }
+    if (op == "nn.adaptive_avg_pool2d") {
+      return CallOp(op, {Param({1, Int(1, 3), Int(2, 6), Int(2, 6)})}, {{"output_size", Ints{Int(1, 3), Int(1, 3)}}});
+    }
     if (op == "nn.global_avg_pool2d" || op == "nn.global_max_pool2d") {
       return CallOp(op, {Param({Int(1, 2), Int(1, 4), Int(1, 4), Int(1, 4)})});
     }
@@ -180,7 +185,8 @@ class CallGenerator {
       for (size_t i = 0; i < 2 * shape.size(); ++i) widths.push_back(Int(Coin() ? 0 : -1, 2));
       return CallOp(op, {Param(shape)}, {{"pad_width", widths}, {"mode", std::string(Coin() ? "constant" : "edge")}});
     }
-    if (FindUnaryAttrs(op)) return CallOp(op, {Param(RandomShape(static_cast<size_t>(Int(1, 4))))}, *FindUnaryAttrs(op));
+    if (FindUnaryAttrs(op))
+      return CallOp(op, {Param(RandomShape(static_cast<size_t>(Int(1, 4))))}, *FindUnaryAttrs(op));
     // Binary: the right operand drops some leading axes and sets some extents to 1.
     const Shape lhs = RandomShape(static_cast<size_t>(Int(1, 4)));
     Shape rhs(lhs.begin() + Int(0, static_cast<int64_t>(lhs.size()) - 1), lhs.end());

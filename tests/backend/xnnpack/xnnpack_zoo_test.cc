@@ -24,7 +24,8 @@ TEST_P(XnnpackZooTest, WholeModelMatchesTorch) {
   CompileOptions options;
   options.threads = 2;
   const std::unique_ptr<Executable> executable = XnnpackBackend().Compile(main, options);
-  const Value result = InvokeExecutable(*executable, main, testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz")));
+  const Value result =
+      InvokeExecutable(*executable, main, testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz")));
   EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0));
 }
 
