@@ -212,7 +212,8 @@ int Main(int argc, char** argv) {
   MeasureLayer("resnet conv3x3 64->64 @56x56 + relu", ResnetConv3x3(), options);
   MeasureLayer("squeezenet fire 128->32->2x128 @27x27", FireModule(), options);
   MeasureLayer("classifier head 1280x7x7 -> 1000", ClassifierHead(), options);
-  for (const char* model : {"mobilenet_v2", "squeezenet1_1"}) MeasureZooModel(model, options);
+  for (const char* model : {"mobilenet_v2", "squeezenet1_1", "resnet18", "efficientnet_b0"})
+    MeasureZooModel(model, options);
   return 0;
 }
 

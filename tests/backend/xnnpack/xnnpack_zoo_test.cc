@@ -1,6 +1,7 @@
 // Whole zoo models that the xnnpack backend runs as one partition, against torch's outputs
-// (the same tolerance as the importer's zoo test: 1e-3 x max |output|). mobilenet_v2 is
-// conv2d / bias / clip / add / global pooling / flatten / dense only, so XNNPACK takes it whole.
+// (the same tolerance as the importer's zoo test: 1e-3 x max |output|). These models use only
+// mapped ops (conv2d, bias, relu/clip/sigmoid, add/multiply, pooling, flatten, dense), so
+// XNNPACK takes them whole; squeezenet1_1 needs concatenate, which this XNNPACK lacks.
 #ifdef COLLAGE_HAVE_XNNPACK
 
 #include <gtest/gtest.h>
@@ -29,8 +30,10 @@ TEST_P(XnnpackZooTest, WholeModelMatchesTorch) {
   EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0));
 }
 
-INSTANTIATE_TEST_SUITE_P(ZooSmall, XnnpackZooTest, ::testing::Values("mobilenet_v2"),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+INSTANTIATE_TEST_SUITE_P(ZooSmall, XnnpackZooTest, ::testing::Values("mobilenet_v2", "resnet18"), ParamName);
+INSTANTIATE_TEST_SUITE_P(ZooLarge, XnnpackZooTest, ::testing::Values("efficientnet_b0"), ParamName);
 
 }  // namespace
 }  // namespace collage
