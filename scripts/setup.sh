@@ -22,6 +22,9 @@ PACKAGES=(
   libprotobuf-dev
   protobuf-compiler
   python3-onnx
+  # The xnnpack backend (src/backend/xnnpack; optional, left out of the build without them).
+  libxnnpack-dev
+  libpthreadpool-dev
   # The model zoo exporter (models/export_zoo.py).
   python3-torch
   python3-torchvision

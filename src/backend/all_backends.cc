@@ -2,11 +2,17 @@
 // library or device are guarded by the macro their folder's backend.cmake defines.
 #include "backend/backend.h"
 #include "backend/reference/reference_backend.h"
+#ifdef COLLAGE_HAVE_XNNPACK
+#include "backend/xnnpack/xnnpack_backend.h"
+#endif
 
 namespace collage {
 
 void RegisterAllBackends(BackendRegistry& registry) {
   registry.Register(std::make_shared<ReferenceBackend>());
+#ifdef COLLAGE_HAVE_XNNPACK
+  registry.Register(std::make_shared<XnnpackBackend>());
+#endif
 }
 
 }  // namespace collage

@@ -3,7 +3,7 @@
 // analytic costs, and prints the graph size, candidates per spec, states explored and the
 // time of each phase.
 //
-//   build/bin/collage_bench_partition [LAYERS]
+//   build/bin/partition_transformer_bench [LAYERS]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -118,7 +118,7 @@ int Main(int layers) {
 int main(int argc, char** argv) {
   const int layers = argc > 1 ? std::atoi(argv[1]) : 24;
   if (layers <= 0) {
-    std::fprintf(stderr, "usage: collage_bench_partition [LAYERS > 0]\n");
+    std::fprintf(stderr, "usage: partition_transformer_bench [LAYERS > 0]\n");
     return 2;
   }
   return collage::Main(layers);

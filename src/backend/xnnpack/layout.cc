@@ -1,0 +1,73 @@
+#include "backend/xnnpack/layout.h"
+
+#include <cstring>
+
+namespace collage::xnnpack {
+
+Shape SubgraphShape(const Shape& ir_shape) {
+  if (ir_shape.size() != 4) return ir_shape;
+  return {ir_shape[0], ir_shape[2], ir_shape[3], ir_shape[1]};
+}
+
+bool NhwcKeepsElementOrder(const Shape& ir_shape) {
+  return ir_shape.size() != 4 || ir_shape[1] == 1 || ir_shape[2] * ir_shape[3] == 1;
+}
+
+Shape PrependOnes(const Shape& shape, size_t rank) {
+  Shape result(rank > shape.size() ? rank - shape.size() : 0, 1);
+  result.insert(result.end(), shape.begin(), shape.end());
+  return result;
+}
+
+void NchwToNhwc(const float* nchw, float* nhwc, const Shape& nchw_shape) {
+  const int64_t channels = nchw_shape[1];
+  const int64_t pixels = nchw_shape[2] * nchw_shape[3];
+  for (int64_t n = 0; n < nchw_shape[0]; ++n) {
+    const float* in = nchw + n * channels * pixels;
+    float* out = nhwc + n * channels * pixels;
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t p = 0; p < pixels; ++p) out[p * channels + c] = in[c * pixels + p];
+    }
+  }
+}
+
+void NhwcToNchw(const float* nhwc, float* nchw, const Shape& nchw_shape) {
+  const int64_t channels = nchw_shape[1];
+  const int64_t pixels = nchw_shape[2] * nchw_shape[3];
+  for (int64_t n = 0; n < nchw_shape[0]; ++n) {
+    const float* in = nhwc + n * channels * pixels;
+    float* out = nchw + n * channels * pixels;
+    for (int64_t p = 0; p < pixels; ++p) {
+      for (int64_t c = 0; c < channels; ++c) out[c * pixels + p] = in[p * channels + c];
+    }
+  }
+}
+
+std::vector<float> ToSubgraphLayout(const Tensor& tensor) {
+  std::vector<float> result(static_cast<size_t>(tensor.NumElements()));
+  if (tensor.rank() == 4) {
+    NchwToNhwc(tensor.data<float>(), result.data(), tensor.shape());
+  } else if (!result.empty()) {
+    std::memcpy(result.data(), tensor.data<float>(), result.size() * sizeof(float));
+  }
+  return result;
+}
+
+std::vector<float> OihwToOhwi(const Tensor& weight) {
+  // OIHW -> OHWI is NCHW -> NHWC with O as the batch and I as the channels.
+  return ToSubgraphLayout(weight);
+}
+
+std::vector<float> OihwToDepthwise1hwo(const Tensor& weight) {
+  const Shape& shape = weight.shape();
+  const int64_t outputs = shape[0];
+  const int64_t taps = shape[2] * shape[3];
+  const float* in = weight.data<float>();
+  std::vector<float> result(static_cast<size_t>(outputs * taps));
+  for (int64_t o = 0; o < outputs; ++o) {
+    for (int64_t t = 0; t < taps; ++t) result[static_cast<size_t>(t * outputs + o)] = in[o * taps + t];
+  }
+  return result;
+}
+
+}  // namespace collage::xnnpack

@@ -1,0 +1,22 @@
+// The `xnnpack` backend: a graph runtime. Each partition becomes one XNNPACK subgraph
+// (XNNPACK fuses clamps and plans memory itself) whose runtime is created once at compile time
+// with packed weights; each Run sets up the external values and invokes it. Computes in NHWC
+// and converts 4-D tensors at the partition boundary. f32 only.
+#pragma once
+
+#include "backend/backend.h"
+
+namespace collage {
+
+class XnnpackBackend final : public Backend {
+ public:
+  std::string name() const override { return "xnnpack"; }
+  BackendKind kind() const override { return BackendKind::kGraphRuntime; }
+  std::string version() const override;
+  Layout preferred_layout() const override { return Layout::kNHWC; }
+  SupportDeclaration Support() const override;
+  BackendPerformance Performance() const override;
+  std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;
+};
+
+}  // namespace collage

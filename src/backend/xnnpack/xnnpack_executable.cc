@@ -1,0 +1,92 @@
+#include "backend/xnnpack/xnnpack_executable.h"
+
+#include <cstring>
+
+#include "backend/xnnpack/layout.h"
+#include "backend/xnnpack/xnnpack_status.h"
+#include "support/error.h"
+
+namespace collage::xnnpack {
+namespace {
+
+size_t ElementCount(const Shape& shape) { return static_cast<size_t>(NumElements(shape)); }
+
+}  // namespace
+
+XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, Runtime runtime,
+                                     std::vector<Shape> input_shapes, std::vector<OutputSource> outputs)
+    : pool_(std::move(pool)),
+      static_data_(std::move(static_data)),
+      runtime_(std::move(runtime)),
+      input_shapes_(std::move(input_shapes)),
+      outputs_(std::move(outputs)) {
+  // The staging buffers never move, so the runtime is set up once, here; Run only invokes it.
+  std::vector<xnn_external_value> externals;
+  for (size_t i = 0; i < input_shapes_.size(); ++i) {
+    input_staging_.emplace_back(ElementCount(input_shapes_[i]) + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+    externals.push_back({static_cast<uint32_t>(i), input_staging_.back().data()});
+  }
+  for (const OutputSource& output : outputs_) {
+    const bool computed = output.kind == OutputSource::Kind::kComputed;
+    output_staging_.emplace_back(computed ? ElementCount(output.shape) : 0, 0.0f);
+    if (computed) externals.push_back({output.external_id, output_staging_.back().data()});
+  }
+  CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
+}
+
+void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<Tensor> outputs) const {
+  if (inputs.size() != input_shapes_.size() || outputs.size() != outputs_.size()) {
+    throw Error("xnnpack: expected " + std::to_string(input_shapes_.size()) + " inputs and " +
+                std::to_string(outputs_.size()) + " outputs, got " + std::to_string(inputs.size()) + " and " +
+                std::to_string(outputs.size()));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].dtype() != DType::kF32 || inputs[i].shape() != input_shapes_[i]) {
+      throw Error("xnnpack: input " + std::to_string(i) + " is not an f32 tensor of shape " +
+                  ShapeToString(input_shapes_[i]));
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].dtype() != DType::kF32 || outputs[i].shape() != outputs_[i].shape) {
+      throw Error("xnnpack: output " + std::to_string(i) + " is not an f32 tensor of shape " +
+                  ShapeToString(outputs_[i].shape));
+    }
+  }
+}
+
+void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) {
+  CheckBuffers(inputs, outputs);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (input_shapes_[i].size() == 4) {
+      NchwToNhwc(inputs[i].data<float>(), input_staging_[i].data(), input_shapes_[i]);
+    } else {
+      std::memcpy(input_staging_[i].data(), inputs[i].raw_data(), inputs[i].NumBytes());
+    }
+  }
+  CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const OutputSource& source = outputs_[i];
+    void* target = outputs[i].raw_data();
+    switch (source.kind) {
+      case OutputSource::Kind::kComputed:
+        if (source.shape.size() == 4) {
+          NhwcToNchw(output_staging_[i].data(), outputs[i].data<float>(), source.shape);
+        } else {
+          std::memcpy(target, output_staging_[i].data(), outputs[i].NumBytes());
+        }
+        break;
+      case OutputSource::Kind::kParameter:
+        std::memcpy(target, inputs[source.index].raw_data(), outputs[i].NumBytes());
+        break;
+      case OutputSource::Kind::kConstant:
+        std::memcpy(target, source.constant.raw_data(), outputs[i].NumBytes());
+        break;
+      case OutputSource::Kind::kSameAs:
+        std::memcpy(target, outputs[source.index].raw_data(), outputs[i].NumBytes());
+        break;
+    }
+  }
+}
+
+}  // namespace collage::xnnpack

@@ -1,0 +1,25 @@
+#include "backend/xnnpack/xnnpack_test_graphs.h"
+
+#include "ir/type_inference.h"
+
+namespace collage::testing::xnnpack {
+
+Constant RandomConstant(Shape shape, uint64_t seed) { return MakeConstant(Tensor::Random(DType::kF32, shape, seed)); }
+
+Expr Conv2D(const Expr& data, int64_t in_channels, const Conv2DParams& params, uint64_t seed) {
+  const Constant weight =
+      RandomConstant({params.out_channels, in_channels / params.groups, params.kernel[0], params.kernel[1]}, seed);
+  return CallOp("nn.conv2d", {data, weight},
+                {{"strides", params.strides},
+                 {"padding", params.padding},
+                 {"dilation", params.dilation},
+                 {"groups", params.groups}});
+}
+
+Function TypedFunction(std::vector<Var> params, const Expr& body) {
+  Function function = MakeFunction(std::move(params), body);
+  InferType(function);
+  return function;
+}
+
+}  // namespace collage::testing::xnnpack

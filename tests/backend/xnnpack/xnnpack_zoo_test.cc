@@ -1,0 +1,41 @@
+// Whole zoo models that the xnnpack backend runs as one partition, against torch's outputs
+// (the same tolerance as the importer's zoo test: 1e-3 x max |output|). These models use only
+// mapped ops (conv2d, bias, relu/clip/sigmoid, add/multiply, pooling, flatten, dense), so
+// XNNPACK takes them whole; squeezenet1_1 needs concatenate, which this XNNPACK lacks.
+#ifdef COLLAGE_HAVE_XNNPACK
+
+#include <gtest/gtest.h>
+
+#include "backend/xnnpack/xnnpack_backend.h"
+#include "frontend/onnx/onnx_test_support.h"
+#include "runtime/invoke_executable.h"
+
+namespace collage {
+namespace {
+
+class XnnpackZooTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(XnnpackZooTest, WholeModelMatchesTorch) {
+  const std::string& name = GetParam();
+  const std::filesystem::path dir = testing::ZooCacheDir();
+  if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
+  const std::string base = (dir / name).string();
+  const OnnxModel model = ImportOnnxFile(base + ".onnx");
+  const Function main = model.module.main();
+  CompileOptions options;
+  options.threads = 2;
+  const std::unique_ptr<Executable> executable = XnnpackBackend().Compile(main, options);
+  const Value result =
+      InvokeExecutable(*executable, main, testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz")));
+  EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0));
+}
+
+std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+INSTANTIATE_TEST_SUITE_P(ZooSmall, XnnpackZooTest, ::testing::Values("mobilenet_v2", "resnet18"), ParamName);
+INSTANTIATE_TEST_SUITE_P(ZooLarge, XnnpackZooTest, ::testing::Values("efficientnet_b0"), ParamName);
+
+}  // namespace
+}  // namespace collage
+
+#endif  // COLLAGE_HAVE_XNNPACK
