@@ -2,11 +2,17 @@
 // library or device are guarded by the macro their folder's backend.cmake defines.
 #include "backend/backend.h"
 #include "backend/reference/reference_backend.h"
+#ifdef COLLAGE_WITH_OPENBLAS
+#include "backend/openblas/openblas_backend.h"
+#endif
 
 namespace collage {
 
 void RegisterAllBackends(BackendRegistry& registry) {
   registry.Register(std::make_shared<ReferenceBackend>());
+#ifdef COLLAGE_WITH_OPENBLAS
+  registry.Register(std::make_shared<OpenblasBackend>());
+#endif
 }
 
 }  // namespace collage
