@@ -2,6 +2,9 @@
 // library or device are guarded by the macro their folder's backend.cmake defines.
 #include "backend/backend.h"
 #include "backend/reference/reference_backend.h"
+#ifdef COLLAGE_WITH_ONEDNN
+#include "backend/onednn/onednn_backend.h"
+#endif
 #ifdef COLLAGE_WITH_OPENBLAS
 #include "backend/openblas/openblas_backend.h"
 #endif
@@ -10,6 +13,9 @@ namespace collage {
 
 void RegisterAllBackends(BackendRegistry& registry) {
   registry.Register(std::make_shared<ReferenceBackend>());
+#ifdef COLLAGE_WITH_ONEDNN
+  registry.Register(std::make_shared<OnednnBackend>());
+#endif
 #ifdef COLLAGE_WITH_OPENBLAS
   registry.Register(std::make_shared<OpenblasBackend>());
 #endif
