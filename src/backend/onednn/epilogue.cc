@@ -20,18 +20,18 @@ int BiasOf(const FlatPartition& partition, const FlatCall& call, int current, in
   const int64_t rank = static_cast<int64_t>(shape.size());
   if (channel_axis < 0 || channel_axis >= rank) return -1;
   int bias = -1;
+  bool per_channel = false;
   if (call.op == "nn.bias_add" && call.inputs[0] == current) {
+    // The type relation makes the bias a vector of the axis's extent.
     const int64_t axis = call.call->attrs.GetInt("axis");
-    if ((axis < 0 ? axis + rank : axis) != channel_axis) return -1;
     bias = call.inputs[1];
+    per_channel = (axis < 0 ? axis + rank : axis) == channel_axis;
   } else if (call.op == "add" && call.inputs[0] != call.inputs[1]) {
     bias = call.inputs[0] == current ? call.inputs[1] : call.inputs[0];
-  } else {
-    return -1;
+    per_channel = IsPerChannel(partition.value(bias).shape, shape[channel_axis], channel_axis, rank);
   }
-  const bool fits = partition.IsConstant(bias) && partition.value(bias).dtype == DType::kF32 &&
-                    partition.value(call.output).shape == shape &&
-                    IsPerChannel(partition.value(bias).shape, shape[channel_axis], channel_axis, rank);
+  const bool fits = per_channel && partition.IsConstant(bias) && partition.value(bias).dtype == DType::kF32 &&
+                    partition.value(call.output).shape == shape;
   return fits ? bias : -1;
 }
 

@@ -5,7 +5,9 @@
 
 #include "backend/backend.h"
 #include "backend/backend_test_util.h"
+#include "backend/flat_partition.h"
 #include "backend/library_test_util.h"
+#include "backend/onednn/epilogue.h"
 #include "interpreter/interpreter.h"
 #include "pattern/pattern_matcher.h"
 #include "runtime/compare.h"
@@ -114,6 +116,39 @@ def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
                                                          {{16, 16, 3, 3}, {16, 16, 1, 1}, {16}});
   EXPECT_TRUE(MatchesReference(*backend_, function, 1));
   EXPECT_TRUE(MatchesReference(*backend_, function, 2, /*threads=*/1));
+}
+
+// What the epilogue planner fuses in an imported ResNet bottleneck: bias_add, the residual
+// add (as a sum) and the relu after the first convolution; bias_add only after the second,
+// whose result is the addend.
+TEST(OnednnEpilogueTest, FusesBiasResidualAndActivationOfAResNetBlock) {
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 8, 4, 4), f32]) {
+  %w = constant(meta[0], Tensor[(8, 8, 1, 1), f32])
+  %b = constant(meta[1], Tensor[(8), f32])
+  %0 = nn.conv2d(%x, %w)
+  %1 = nn.bias_add(%0, %b)
+  %2 = nn.conv2d(%x, %w)
+  %3 = nn.bias_add(%2, %b)
+  %4 = add(%1, %3)
+  nn.relu(%4)
+}
+)",
+                                                         {{8, 8, 1, 1}, {8}});
+  const FlatPartition partition = FlattenPartition(function, "onednn");
+  std::vector<bool> fused(partition.calls.size(), false);
+  const onednn::Epilogue first = onednn::CollectEpilogue(partition, 0, 1, fused);
+  EXPECT_EQ(first.bias, partition.calls[1].inputs[1]);
+  ASSERT_EQ(first.post_ops.size(), 2u);
+  EXPECT_TRUE(first.post_ops[0].is_sum);
+  EXPECT_EQ(first.post_ops[0].addend, partition.calls[3].output);
+  EXPECT_FALSE(first.post_ops[1].is_sum);
+  EXPECT_EQ(first.calls, (std::vector<int>{1, 4, 5}));
+  EXPECT_EQ(first.result, partition.outputs[0]);
+  for (int call : first.calls) fused[call] = true;
+  const onednn::Epilogue second = onednn::CollectEpilogue(partition, 2, 1, fused);
+  EXPECT_EQ(second.calls, (std::vector<int>{3}));
+  EXPECT_TRUE(second.post_ops.empty());
 }
 
 TEST_F(OnednnFusionTest, CompiledExecutableIsReusableOnNewInputs) {
