@@ -44,6 +44,7 @@ std::optional<OpFamily> FamilyOf(const std::string& op) {
       {"expand_dims", OpFamily::kReshape},
       {"copy", OpFamily::kReshape},
       {"nn.dropout", OpFamily::kReshape},
+      {"transpose", OpFamily::kTranspose},
       {"concatenate", OpFamily::kConcat},
   };
   const auto found = families.find(op);

@@ -6,7 +6,8 @@
 
 namespace collage::onednn {
 
-enum class OpFamily { kConvolution, kMatmul, kPooling, kEltwise, kBinary, kNormalization, kReshape, kConcat };
+enum class OpFamily { kConvolution, kMatmul, kPooling, kEltwise, kBinary, kNormalization, kReshape, kTranspose,
+                      kConcat };
 
 // The family of a registered op name, or nullopt when oneDNN does not run it.
 std::optional<OpFamily> FamilyOf(const std::string& op);

@@ -42,6 +42,8 @@ void LowerUnfused(Lowering& lowering, const FlatCall& call, OpFamily family) {
       return LowerNormalization(lowering, call);
     case OpFamily::kReshape:
       return LowerReshape(lowering, call);
+    case OpFamily::kTranspose:
+      return LowerTranspose(lowering, call);
     case OpFamily::kConcat:
       return LowerConcat(lowering, call);
     case OpFamily::kConvolution:

@@ -21,8 +21,10 @@ void LowerEltwise(Lowering& lowering, const FlatCall& call, const EltwiseSpec& s
 void LowerBinary(Lowering& lowering, const FlatCall& call);
 // normalization.cc: nn.softmax, nn.log_softmax, nn.layer_norm, nn.batch_norm.
 void LowerNormalization(Lowering& lowering, const FlatCall& call);
-// shape.cc: reshape, flatten, squeeze, expand_dims (views of the plain data), concatenate.
+// shape.cc: reshape, flatten, squeeze, expand_dims (views of the plain data), transpose,
+// concatenate.
 void LowerReshape(Lowering& lowering, const FlatCall& call);
+void LowerTranspose(Lowering& lowering, const FlatCall& call);
 void LowerConcat(Lowering& lowering, const FlatCall& call);
 
 }  // namespace collage::onednn

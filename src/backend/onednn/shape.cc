@@ -1,6 +1,8 @@
 // Shape ops: reshape, flatten, squeeze and expand_dims (and the identities copy and
-// nn.dropout) cost nothing: the result is a view of the input's plain data. Concatenation is
-// one oneDNN concat over the inputs' current layouts (plain ones when those cannot be mixed).
+// nn.dropout) cost nothing: the result is a view of the input's plain data. A transpose is
+// one reorder from a permuted-strides view of the plain input (done at compile time for a
+// constant). Concatenation is one oneDNN concat over the inputs' current layouts (plain ones
+// when those cannot be mixed).
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -8,6 +10,24 @@ namespace collage::onednn {
 void LowerReshape(Lowering& lowering, const FlatCall& call) {
   const memory::desc view = PlainDesc(lowering.value(call.output).shape);
   lowering.Alias(call.output, lowering.GetViewed(call.inputs[0], view));
+}
+
+void LowerTranspose(Lowering& lowering, const FlatCall& call) {
+  const Shape& in = lowering.value(call.inputs[0]).shape;
+  const Shape& out = lowering.value(call.output).shape;
+  if (in.empty()) return LowerReshape(lowering, call);
+  const int64_t rank = static_cast<int64_t>(in.size());
+  std::vector<int64_t> axes = call.call->attrs.GetInts("axes");
+  if (axes.empty()) {
+    for (int64_t axis = rank - 1; axis >= 0; --axis) axes.push_back(axis);
+  }
+  memory::dims in_strides(in.size(), 1);
+  for (int64_t i = rank - 1; i > 0; --i) in_strides[i - 1] = in_strides[i] * std::max<int64_t>(in[i], 1);
+  // Output dimension i walks input dimension axes[i].
+  memory::dims strides;
+  for (int64_t axis : axes) strides.push_back(in_strides[axis < 0 ? axis + rank : axis]);
+  const memory::desc permuted(ToDims(out), memory::data_type::f32, strides);
+  lowering.Alias(call.output, lowering.GetViewed(call.inputs[0], permuted, PlainDesc(out)), /*scratch=*/true);
 }
 
 void LowerConcat(Lowering& lowering, const FlatCall& call) {
