@@ -27,7 +27,8 @@ void LowerTranspose(Lowering& lowering, const FlatCall& call) {
   memory::dims strides;
   for (int64_t axis : axes) strides.push_back(in_strides[axis < 0 ? axis + rank : axis]);
   const memory::desc permuted(ToDims(out), memory::data_type::f32, strides);
-  lowering.Alias(call.output, lowering.GetViewed(call.inputs[0], permuted, PlainDesc(out)), /*scratch=*/true);
+  // Not scratch: an identity permutation leaves a view of the input.
+  lowering.Alias(call.output, lowering.GetViewed(call.inputs[0], permuted, PlainDesc(out)));
 }
 
 void LowerConcat(Lowering& lowering, const FlatCall& call) {
