@@ -28,6 +28,9 @@ PACKAGES=(
   # The model zoo exporter (models/export_zoo.py).
   python3-torch
   python3-torchvision
+  # Library backends (src/backend/onednn, src/backend/openblas).
+  libdnnl-dev
+  libopenblas-dev
 )
 
 check_only=false

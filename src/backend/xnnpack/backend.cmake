@@ -1,6 +1,6 @@
 # The xnnpack backend: XNNPACK's subgraph runtime (Debian's libxnnpack-dev and
 # libpthreadpool-dev). Optional: without the library the backend is left out of the build and
-# COLLAGE_HAVE_XNNPACK stays undefined.
+# COLLAGE_WITH_XNNPACK stays undefined.
 find_path(XNNPACK_INCLUDE_DIR xnnpack.h)
 find_library(XNNPACK_LIBRARY NAMES XNNPACK xnnpack)
 find_path(PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
@@ -11,7 +11,7 @@ if(XNNPACK_INCLUDE_DIR AND XNNPACK_LIBRARY AND PTHREADPOOL_INCLUDE_DIR AND PTHRE
   target_sources(collage_core PRIVATE ${COLLAGE_XNNPACK_BACKEND_SOURCES})
   target_include_directories(collage_core SYSTEM PRIVATE ${XNNPACK_INCLUDE_DIR} ${PTHREADPOOL_INCLUDE_DIR})
   target_link_libraries(collage_core PUBLIC ${XNNPACK_LIBRARY} ${PTHREADPOOL_LIBRARY})
-  target_compile_definitions(collage_core PUBLIC COLLAGE_HAVE_XNNPACK=1)
+  target_compile_definitions(collage_core PUBLIC COLLAGE_WITH_XNNPACK=1)
 else()
   message(STATUS "xnnpack backend: libxnnpack-dev or libpthreadpool-dev not found, left out")
 endif()

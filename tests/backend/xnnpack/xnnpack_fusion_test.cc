@@ -1,7 +1,7 @@
 // Chains the xnnpack backend builds as one subgraph: conv + bias + relu (bias folded into the
 // convolution), a mobilenet_v2 inverted-residual block, dense + bias + relu, residual adds,
 // multi-output partitions, and repeated runs with fresh buffers.
-#ifdef COLLAGE_HAVE_XNNPACK
+#ifdef COLLAGE_WITH_XNNPACK
 
 #include <gtest/gtest.h>
 
@@ -154,4 +154,4 @@ TEST(XnnpackFusionTest, RunRejectsBuffersOfTheWrongShape) {
 }  // namespace
 }  // namespace collage
 
-#endif  // COLLAGE_HAVE_XNNPACK
+#endif  // COLLAGE_WITH_XNNPACK

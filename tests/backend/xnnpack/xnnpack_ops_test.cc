@@ -1,6 +1,6 @@
 // Each op the xnnpack backend maps, alone, against the reference interpreter: odd sizes,
 // padding (asymmetric too), strides, groups, dilation, broadcasting.
-#ifdef COLLAGE_HAVE_XNNPACK
+#ifdef COLLAGE_WITH_XNNPACK
 
 #include <gtest/gtest.h>
 
@@ -219,4 +219,4 @@ TEST(XnnpackOpsTest, ReshapeOf2D) {
 }  // namespace
 }  // namespace collage
 
-#endif  // COLLAGE_HAVE_XNNPACK
+#endif  // COLLAGE_WITH_XNNPACK

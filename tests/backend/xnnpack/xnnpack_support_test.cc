@@ -1,7 +1,7 @@
 // What the xnnpack backend refuses, and that its declared op predicate agrees with Compile:
 // on generated calls of every mapped op (attributes drawn to hit both sides of each rule), the
 // predicate accepts exactly what compiles, and what compiles matches the reference.
-#ifdef COLLAGE_HAVE_XNNPACK
+#ifdef COLLAGE_WITH_XNNPACK
 
 #include <gtest/gtest.h>
 
@@ -271,4 +271,4 @@ TEST(XnnpackSupportTest, PredicateOnEveryCallDecidesWholePartitions) {
 }  // namespace
 }  // namespace collage
 
-#endif  // COLLAGE_HAVE_XNNPACK
+#endif  // COLLAGE_WITH_XNNPACK

@@ -2,7 +2,7 @@
 // (the same tolerance as the importer's zoo test: 1e-3 x max |output|). These models use only
 // mapped ops (conv2d, bias, relu/clip/sigmoid, add/multiply, pooling, flatten, dense), so
 // XNNPACK takes them whole; squeezenet1_1 needs concatenate, which this XNNPACK lacks.
-#ifdef COLLAGE_HAVE_XNNPACK
+#ifdef COLLAGE_WITH_XNNPACK
 
 #include <gtest/gtest.h>
 
@@ -38,4 +38,4 @@ INSTANTIATE_TEST_SUITE_P(ZooLarge, XnnpackZooTest, ::testing::Values("efficientn
 }  // namespace
 }  // namespace collage
 
-#endif  // COLLAGE_HAVE_XNNPACK
+#endif  // COLLAGE_WITH_XNNPACK

@@ -1,0 +1,103 @@
+// Layouts and reorders while lowering a partition to oneDNN primitives.
+//
+// Every value of the flattened partition has a home memory: parameters and outputs are the
+// caller's buffers (bound at each run), constants wrap their tensor, results are the memory
+// their primitive writes, usually in a blocked layout the primitive chose (format_tag::any).
+// A consumer asks for a value in the layout it needs (Get); a reorder is added only when the
+// value is not already there, once per (value, layout): for constants it runs right away at
+// compile time (weights are reordered once), for run-time values it becomes a step. So data
+// stays blocked between primitives and is converted at the partition's boundaries, or in the
+// middle only where an op needs a plain layout.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "backend/flat_partition.h"
+
+namespace collage::onednn {
+
+using dnnl::memory;
+
+// One primitive execution with its arguments (DNNL_ARG_* -> memory).
+struct Step {
+  dnnl::primitive primitive;
+  std::unordered_map<int, memory> args;
+};
+
+// A memory object whose data handle is a caller's tensor, set at every run.
+struct ExternalBinding {
+  memory target;
+  bool is_input = true;
+  int index = 0;  // parameter or output index
+};
+
+// Everything an executable needs: steps in order and the memories to bind per run.
+struct Program {
+  std::vector<Step> steps;
+  std::vector<ExternalBinding> bindings;
+  std::vector<memory> viewed;  // owners of the buffers that views share
+  FlatPartition partition;     // keeps the constants' tensors alive
+};
+
+// The plain row-major descriptor of a tensor shape (a scalar is one element of shape (1)).
+memory::desc PlainDesc(const Shape& shape);
+memory::dims ToDims(const Shape& shape);
+
+class Lowering {
+ public:
+  Lowering(FlatPartition partition, dnnl::engine engine);
+
+  const FlatPartition& partition() const { return partition_; }
+  const FlatValue& value(int id) const { return partition_.value(id); }
+  const dnnl::engine& engine() const { return engine_; }
+  [[noreturn]] void Fail(const std::string& reason) const;
+
+  // The value's memory in its current (home) layout.
+  memory Home(int id) const;
+  // The value in layout `desc`, reordered when needed (see above).
+  memory Get(int id, const memory::desc& desc);
+  // The value in the plain row-major layout of its shape.
+  memory GetPlain(int id) { return Get(id, PlainDesc(value(id).shape)); }
+  // The value's plain data reinterpreted as `view` (same bytes: a reshape, a transposed
+  // stride pattern), then reordered to `desc` (view itself when `desc` is empty).
+  memory GetViewed(int id, const memory::desc& view, const memory::desc& desc = {});
+
+  // A memory sharing `source`'s data with another descriptor; bound per run like its source.
+  memory View(const memory& source, const memory::desc& desc);
+
+  // Declares that a step computes value `id` into a memory of `desc` and returns it. A plain
+  // result that is a partition output is written straight into the caller's output buffer.
+  memory Define(int id, const memory::desc& desc);
+  // Declares that value `id` is `memory` (a view, or a result computed in place); `scratch`
+  // when `memory` is a buffer of this program that only this value uses from now on.
+  void Alias(int id, const memory& memory, bool scratch = false);
+  // Whether value `id` lives in a buffer of this program that nothing else aliases (not a
+  // caller's tensor, a constant or a view), so a primitive may overwrite it in place.
+  bool IsScratch(int id) const { return scratch_.at(static_cast<size_t>(id)); }
+  // A fresh memory of `desc` that a step fills with value `id` at every run.
+  memory CopyOf(int id, const memory::desc& desc);
+
+  void AddStep(dnnl::primitive primitive, std::unordered_map<int, memory> args);
+
+  // Adds the final reorders into the output buffers and returns the program.
+  Program Finish() &&;
+
+ private:
+  memory Reorder(memory source, const memory::desc& desc, bool at_compile_time);
+  const ExternalBinding* FindBinding(const memory& memory) const;
+
+  FlatPartition partition_;
+  dnnl::engine engine_;
+  std::vector<std::vector<memory>> layouts_;  // per value: home first, then reordered copies
+  std::vector<ExternalBinding> bindings_;
+  std::vector<memory> viewed_;         // see Program::viewed
+  std::vector<bool> scratch_;         // per value: see IsScratch
+  std::vector<bool> output_written_;  // per output index: computed in place
+  std::vector<Step> steps_;
+};
+
+}  // namespace collage::onednn

@@ -1,0 +1,85 @@
+#include "backend/onednn/onednn_backend.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "backend/flat_partition.h"
+#include "backend/onednn/onednn_executable.h"
+#include "backend/onednn/op_families.h"
+#include "backend/onednn/partition_lowering.h"
+#include "backend/onednn/pattern_table.h"
+
+namespace collage {
+namespace {
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+bool IsF32(const Type& type) {
+  const TensorTypeNode* tensor = AsTensorType(type);
+  return tensor != nullptr && tensor->dtype == DType::kF32;
+}
+
+// An op call of a supported family on f32 tensors (tuple arguments: their fields).
+bool SupportsCall(const CallNode& call) {
+  if (!onednn::FamilyOf(As<OpNode>(call.callee)->name()) || !IsF32(call.checked_type())) return false;
+  for (const Expr& arg : call.args) {
+    if (const auto* tuple = As<TupleNode>(arg)) {
+      for (const Expr& field : tuple->fields) {
+        if (!IsF32(field->checked_type())) return false;
+      }
+    } else if (!IsF32(arg->checked_type())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string OnednnBackend::version() const {
+  const dnnl_version_t* library = dnnl::version();
+  return "1/oneDNN " + std::to_string(library->major) + "." + std::to_string(library->minor) + "." +
+         std::to_string(library->patch);
+}
+
+SupportDeclaration OnednnBackend::Support() const {
+  SupportDeclaration declaration;
+  declaration.backend = name();
+  declaration.supports_op = SupportsCall;
+  declaration.patterns = onednn::PatternTable();
+  return declaration;
+}
+
+BackendPerformance OnednnBackend::Performance() const {
+  // Two AVX-512 cores: about 120 GFLOP/s at peak; convolutions and products with blocked
+  // layouts reach most of it, memory-bound ops are limited by bandwidth.
+  BackendPerformance performance;
+  performance.peak_flops = 1.2e11;
+  performance.memory_bandwidth = 2e10;
+  performance.launch_overhead = 3e-6;
+  performance.default_efficiency = 0.3;
+  performance.op_efficiency = {
+      {"nn.conv2d", 0.75},       {"nn.dense", 0.7},      {"nn.matmul", 0.65},    {"nn.batch_matmul", 0.6},
+      {"nn.max_pool2d", 0.5},    {"nn.avg_pool2d", 0.5}, {"nn.softmax", 0.4},    {"nn.layer_norm", 0.4},
+      {"nn.batch_norm", 0.5},    {"concatenate", 0.5},   {"reshape", 1.0},       {"flatten", 1.0},
+  };
+  return performance;
+}
+
+std::unique_ptr<Executable> OnednnBackend::Compile(const Function& function, const CompileOptions& options) const {
+  // Implementations are chosen for the thread count they will run with.
+  omp_set_num_threads(std::max(options.threads, 1));
+  try {
+    onednn::Program program = onednn::LowerPartition(FlattenPartition(function, name()), CpuEngine());
+    return onednn::MakeExecutable(std::move(program), CpuEngine(), options.threads);
+  } catch (const dnnl::error& error) {
+    throw Error(std::string("onednn: no oneDNN implementation: ") + error.what());
+  }
+}
+
+}  // namespace collage

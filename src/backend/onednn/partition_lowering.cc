@@ -1,0 +1,100 @@
+#include "backend/onednn/partition_lowering.h"
+
+#include "backend/onednn/op_families.h"
+#include "backend/onednn/primitive_builders.h"
+
+namespace collage::onednn {
+namespace {
+
+OpFamily CheckedFamily(const Lowering& lowering, const FlatCall& call) {
+  const std::optional<OpFamily> family = FamilyOf(call.op);
+  if (!family) lowering.Fail("op " + call.op + " is not supported");
+  const DType dtype = lowering.value(call.output).dtype;
+  if (dtype != DType::kF32) {
+    lowering.Fail(call.op + " computing " + std::string(DTypeName(dtype)) + " (only f32 is supported)");
+  }
+  return *family;
+}
+
+// The axis a fused bias runs along: channels of a convolution, columns of a product (none
+// when numpy matmul promoted a vector, which drops that axis from the result).
+int ChannelAxis(const Lowering& lowering, const FlatCall& call, OpFamily family) {
+  if (family == OpFamily::kConvolution) return 1;
+  if (call.op == "nn.matmul" &&
+      (lowering.value(call.inputs[0]).shape.size() == 1 || lowering.value(call.inputs[1]).shape.size() == 1)) {
+    return -1;
+  }
+  return static_cast<int>(lowering.value(call.output).shape.size()) - 1;
+}
+
+void LowerUnfused(Lowering& lowering, const FlatCall& call, OpFamily family) {
+  switch (family) {
+    case OpFamily::kPooling:
+      return LowerPooling(lowering, call);
+    case OpFamily::kEltwise: {
+      const std::optional<EltwiseSpec> spec = EltwiseOf(call);
+      if (!spec) lowering.Fail(call.op + " with attributes " + call.call->attrs.ToString());
+      return LowerEltwise(lowering, call, *spec);
+    }
+    case OpFamily::kBinary:
+      return LowerBinary(lowering, call);
+    case OpFamily::kNormalization:
+      return LowerNormalization(lowering, call);
+    case OpFamily::kReshape:
+      return LowerReshape(lowering, call);
+    case OpFamily::kTranspose:
+      return LowerTranspose(lowering, call);
+    case OpFamily::kConcat:
+      return LowerConcat(lowering, call);
+    case OpFamily::kConvolution:
+    case OpFamily::kMatmul:
+      break;
+  }
+  lowering.Fail("internal: " + call.op + " must be lowered with its epilogue");
+}
+
+}  // namespace
+
+Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
+  Lowering lowering(std::move(partition), engine);
+  const FlatPartition& flat = lowering.partition();
+  const int count = static_cast<int>(flat.calls.size());
+
+  // Plan: each convolution / product absorbs its epilogue; the group is lowered at its last call.
+  std::vector<OpFamily> families;
+  std::vector<int> anchor_of(count, -1);
+  std::vector<bool> fused(count, false);
+  std::vector<Epilogue> epilogues(count);
+  for (int i = 0; i < count; ++i) {
+    const FlatCall& call = flat.calls[i];
+    families.push_back(CheckedFamily(lowering, call));
+    if (anchor_of[i] >= 0) continue;
+    if (families[i] != OpFamily::kConvolution && families[i] != OpFamily::kMatmul) continue;
+    epilogues[i] = CollectEpilogue(flat, i, ChannelAxis(lowering, call, families[i]), fused);
+    anchor_of[i] = i;
+    for (int absorbed : epilogues[i].calls) {
+      anchor_of[absorbed] = i;
+      fused[absorbed] = true;
+    }
+  }
+
+  for (int i = 0; i < count; ++i) {
+    const FlatCall& call = flat.calls[i];
+    const int anchor = anchor_of[i];
+    if (anchor < 0) {
+      LowerUnfused(lowering, call, families[i]);
+      continue;
+    }
+    const Epilogue& epilogue = epilogues[anchor];
+    const int last = epilogue.calls.empty() ? anchor : epilogue.calls.back();
+    if (i != last) continue;
+    if (families[anchor] == OpFamily::kConvolution) {
+      LowerConvolution(lowering, flat.calls[anchor], epilogue);
+    } else {
+      LowerMatmul(lowering, flat.calls[anchor], epilogue);
+    }
+  }
+  return std::move(lowering).Finish();
+}
+
+}  // namespace collage::onednn

@@ -1,0 +1,30 @@
+// Lowering of each op family to oneDNN primitives, one file per family. Each builder reads
+// its inputs through the Lowering (which reorders as needed), adds its steps and defines its
+// result; it throws Error ("onednn: ...") for attributes or shapes it does not handle.
+#pragma once
+
+#include "backend/onednn/epilogue.h"
+#include "backend/onednn/lowering.h"
+
+namespace collage::onednn {
+
+// convolution.cc: nn.conv2d with groups, dilation, asymmetric padding, strides and an epilogue.
+void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue);
+// matmul.cc: nn.dense, nn.matmul and nn.batch_matmul with an epilogue.
+void LowerMatmul(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue);
+// pooling.cc: max / average pooling (with ceil_mode, count_include_pad, dilation), global
+// pooling and adaptive average pooling to a size that divides the input.
+void LowerPooling(Lowering& lowering, const FlatCall& call);
+// elementwise.cc: unary ops with an eltwise algorithm, binary arithmetic with broadcasting,
+// nn.bias_add.
+void LowerEltwise(Lowering& lowering, const FlatCall& call, const EltwiseSpec& spec);
+void LowerBinary(Lowering& lowering, const FlatCall& call);
+// normalization.cc: nn.softmax, nn.log_softmax, nn.layer_norm, nn.batch_norm.
+void LowerNormalization(Lowering& lowering, const FlatCall& call);
+// shape.cc: reshape, flatten, squeeze, expand_dims (views of the plain data), transpose,
+// concatenate.
+void LowerReshape(Lowering& lowering, const FlatCall& call);
+void LowerTranspose(Lowering& lowering, const FlatCall& call);
+void LowerConcat(Lowering& lowering, const FlatCall& call);
+
+}  // namespace collage::onednn

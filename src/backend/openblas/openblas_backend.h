@@ -1,0 +1,20 @@
+// The `openblas` backend: matrix products (nn.dense, nn.matmul, nn.batch_matmul) on f32
+// through cblas_sgemm, each with an optional fused bias epilogue. It declares the products
+// by op predicate and the product-plus-bias pairs in a small pattern table.
+#pragma once
+
+#include "backend/backend.h"
+
+namespace collage {
+
+class OpenblasBackend final : public Backend {
+ public:
+  std::string name() const override { return "openblas"; }
+  BackendKind kind() const override { return BackendKind::kLibrary; }
+  std::string version() const override;
+  SupportDeclaration Support() const override;
+  BackendPerformance Performance() const override;
+  std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;
+};
+
+}  // namespace collage

@@ -1,0 +1,257 @@
+// The onednn backend's convolutions and matrix products with their fused epilogues (bias,
+// residual add through the sum post-op, activations) against the reference interpreter,
+// as plain ops and as Composite functions of its pattern table.
+#include <gtest/gtest.h>
+
+#include "backend/backend.h"
+#include "backend/backend_test_util.h"
+#include "backend/flat_partition.h"
+#include "backend/library_test_util.h"
+#include "backend/onednn/epilogue.h"
+#include "interpreter/interpreter.h"
+#include "pattern/pattern_matcher.h"
+#include "runtime/compare.h"
+#include "runtime/invoke_executable.h"
+
+namespace collage {
+namespace {
+
+using testing::MatchesReference;
+using testing::ParseMainFunction;
+using testing::ParseMainWithRandomConstants;
+
+class OnednnFusionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    backend_ = BackendRegistry::Global().Find("onednn");
+    if (!backend_) GTEST_SKIP() << "onednn is not built (libdnnl-dev missing)";
+  }
+  BackendPtr backend_;
+};
+
+TEST_F(OnednnFusionTest, ConvolutionWithStridesAsymmetricPaddingOddSizes) {
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 3, 9, 11), f32]) {
+  %0 = constant(meta[0], Tensor[(5, 3, 3, 2), f32])
+  nn.conv2d(%x, %0, strides=[2, 1], padding=[1, 2, 0, 1])
+}
+)",
+                                                                       {{5, 3, 3, 2}})));
+}
+
+TEST_F(OnednnFusionTest, GroupedDilatedAndDepthwiseConvolutions) {
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(2, 8, 10, 9), f32]) {
+  %0 = constant(meta[0], Tensor[(12, 4, 3, 3), f32])
+  nn.conv2d(%x, %0, groups=2, dilation=[2, 3], padding=[2, 3, 1, 2])
+}
+)",
+                                                                       {{12, 4, 3, 3}})));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 16, 7, 7), f32]) {
+  %0 = constant(meta[0], Tensor[(16, 1, 3, 3), f32])
+  nn.conv2d(%x, %0, groups=16, strides=[2, 2], padding=[1, 1, 1, 1])
+}
+)",
+                                                                       {{16, 1, 3, 3}})));
+}
+
+TEST_F(OnednnFusionTest, ConvolutionWithVariableWeights) {
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(R"(
+def @main(%x: Tensor[(1, 4, 6, 6), f32], %w: Tensor[(6, 4, 1, 1), f32]) {
+  nn.conv2d(%x, %w)
+}
+)")));
+}
+
+TEST_F(OnednnFusionTest, ConvolutionBiasActivations) {
+  for (const std::string activation : {"nn.relu(%2)", "sigmoid(%2)", "tanh(%2)", "nn.gelu(%2)",
+                                       "nn.leaky_relu(%2, alpha=0.2)", "clip(%2, a_min=-0.5, a_max=0.25)"}) {
+    EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 16, 8, 8), f32]) {
+  %0 = constant(meta[0], Tensor[(32, 16, 3, 3), f32])
+  %1 = nn.conv2d(%x, %0, padding=[1, 1, 1, 1])
+  %b = constant(meta[1], Tensor[(32), f32])
+  %2 = nn.bias_add(%1, %b)
+  )" + activation + R"(
+}
+)",
+                                                                         {{32, 16, 3, 3}, {32}})))
+        << activation;
+  }
+}
+
+TEST_F(OnednnFusionTest, BiasAsAddOfAChannelConstant) {
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(2, 3, 5, 5), f32]) {
+  %0 = constant(meta[0], Tensor[(7, 3, 3, 3), f32])
+  %1 = nn.conv2d(%x, %0)
+  %2 = constant(meta[1], Tensor[(7, 1, 1), f32])
+  add(%2, %1)
+}
+)",
+                                                                       {{7, 3, 3, 3}, {7, 1, 1}})));
+}
+
+// A residual block: the second convolution adds the first one's input (a parameter, copied
+// into the destination) and a third adds a convolution result (summed in place). Running
+// the executable twice checks that the sum does not accumulate across runs.
+TEST_F(OnednnFusionTest, ResidualAddsThroughTheSumPostOpAcrossRuns) {
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
+  %w0 = constant(meta[0], Tensor[(16, 16, 3, 3), f32])
+  %w1 = constant(meta[1], Tensor[(16, 16, 1, 1), f32])
+  %b = constant(meta[2], Tensor[(16), f32])
+  %0 = nn.conv2d(%x, %w0, padding=[1, 1, 1, 1])
+  %1 = nn.bias_add(%0, %b)
+  %2 = add(%1, %x)
+  %3 = nn.relu(%2)
+  %4 = nn.conv2d(%3, %w1)
+  %5 = nn.conv2d(%3, %w1)
+  %6 = nn.relu(%5)
+  %7 = add(%4, %6)
+  nn.relu(%7)
+}
+)",
+                                                         {{16, 16, 3, 3}, {16, 16, 1, 1}, {16}});
+  EXPECT_TRUE(MatchesReference(*backend_, function, 1));
+  EXPECT_TRUE(MatchesReference(*backend_, function, 2, /*threads=*/1));
+}
+
+// What the epilogue planner fuses in an imported ResNet bottleneck: bias_add, the residual
+// add (as a sum) and the relu after the first convolution; bias_add only after the second,
+// whose result is the addend.
+TEST(OnednnEpilogueTest, FusesBiasResidualAndActivationOfAResNetBlock) {
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 8, 4, 4), f32]) {
+  %w = constant(meta[0], Tensor[(8, 8, 1, 1), f32])
+  %b = constant(meta[1], Tensor[(8), f32])
+  %0 = nn.conv2d(%x, %w)
+  %1 = nn.bias_add(%0, %b)
+  %2 = nn.conv2d(%x, %w)
+  %3 = nn.bias_add(%2, %b)
+  %4 = add(%1, %3)
+  nn.relu(%4)
+}
+)",
+                                                         {{8, 8, 1, 1}, {8}});
+  const FlatPartition partition = FlattenPartition(function, "onednn");
+  std::vector<bool> fused(partition.calls.size(), false);
+  const onednn::Epilogue first = onednn::CollectEpilogue(partition, 0, 1, fused);
+  EXPECT_EQ(first.bias, partition.calls[1].inputs[1]);
+  ASSERT_EQ(first.post_ops.size(), 2u);
+  EXPECT_TRUE(first.post_ops[0].is_sum);
+  EXPECT_EQ(first.post_ops[0].addend, partition.calls[3].output);
+  EXPECT_FALSE(first.post_ops[1].is_sum);
+  EXPECT_EQ(first.calls, (std::vector<int>{1, 4, 5}));
+  EXPECT_EQ(first.result, partition.outputs[0]);
+  for (int call : first.calls) fused[call] = true;
+  const onednn::Epilogue second = onednn::CollectEpilogue(partition, 2, 1, fused);
+  EXPECT_EQ(second.calls, (std::vector<int>{3}));
+  EXPECT_TRUE(second.post_ops.empty());
+}
+
+TEST_F(OnednnFusionTest, CompiledExecutableIsReusableOnNewInputs) {
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 8, 5, 5), f32], %r: Tensor[(1, 8, 5, 5), f32]) {
+  %w = constant(meta[0], Tensor[(8, 8, 3, 3), f32])
+  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1])
+  %1 = add(%0, %r)
+  nn.relu(%1)
+}
+)",
+                                                         {{8, 8, 3, 3}});
+  std::unique_ptr<Executable> executable = backend_->Compile(function, {});
+  for (uint64_t seed : {3, 4, 5}) {
+    const std::vector<Value> args = RandomArguments(function, seed);
+    EXPECT_TRUE(CompareValues(InvokeExecutable(*executable, function, args), Evaluate(function, args)).ok()) << seed;
+  }
+}
+
+TEST_F(OnednnFusionTest, RunsCompositesOfItsPatternTable) {
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 4, 7, 7), f32]) {
+  %f = fn (%data: Tensor[(1, 4, 7, 7), f32], %weight: Tensor[(8, 4, 3, 3), f32]) attrs(Composite="onednn.conv2d_act") {
+    %0 = nn.conv2d(%data, %weight, strides=[2, 2])
+    %1 = constant(meta[0], Tensor[(8), f32])
+    %2 = nn.bias_add(%0, %1)
+    nn.relu(%2)
+  }
+  %w = constant(meta[1], Tensor[(8, 4, 3, 3), f32])
+  %3 = %f(%x, %w)
+  %g = fn (%a: Tensor[(1, 72), f32]) attrs(Composite="onednn.product_act") {
+    %4 = constant(meta[2], Tensor[(10, 72), f32])
+    %5 = nn.dense(%a, %4)
+    tanh(%5)
+  }
+  %6 = reshape(%3, newshape=[1, 72])
+  %g(%6)
+}
+)",
+                                                                       {{8}, {8, 4, 3, 3}, {10, 72}})));
+}
+
+TEST_F(OnednnFusionTest, PatternTableLabelsAndMatches) {
+  const SupportDeclaration support = backend_->Support();
+  std::vector<std::string> labels;
+  for (const BackendPattern& entry : support.patterns) labels.push_back(entry.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"onednn.conv2d_bias", "onednn.conv2d_add", "onednn.conv2d_act",
+                                              "onednn.conv2d_add_act", "onednn.product_bias", "onednn.product_act"}));
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 4, 5, 5), f32], %r: Tensor[(1, 4, 5, 5), f32]) {
+  %w = constant(meta[0], Tensor[(4, 4, 1, 1), f32])
+  %b = constant(meta[1], Tensor[(4), f32])
+  %0 = nn.conv2d(%x, %w)
+  %1 = nn.bias_add(%0, %b)
+  %2 = add(%1, %r)
+  nn.relu(%2)
+}
+)",
+                                                         {{4, 4, 1, 1}, {4}});
+  EXPECT_EQ(FindAllMatches(support.patterns[3].pattern, function->body).size(), 1u);  // rooted at the relu
+  EXPECT_EQ(FindAllMatches(support.patterns[0].pattern, function->body).size(), 1u);
+}
+
+TEST_F(OnednnFusionTest, DenseWithBiasAndGeluOnThreeDimensionalData) {
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(2, 3, 19), f32]) {
+  %w = constant(meta[0], Tensor[(13, 19), f32])
+  %b = constant(meta[1], Tensor[(13), f32])
+  %0 = nn.dense(%x, %w)
+  %1 = add(%0, %b)
+  nn.gelu(%1, approximate="tanh")
+}
+)",
+                                                                       {{13, 19}, {13}})));
+}
+
+TEST_F(OnednnFusionTest, MatmulsWithBroadcastBatchesAndTransposes) {
+  for (const std::string body : {
+           "%a: Tensor[(9, 4), f32], %b: Tensor[(4, 6), f32]) { nn.matmul(%a, %b) }",
+           "%a: Tensor[(2, 1, 3, 4), f32], %b: Tensor[(3, 4, 5), f32]) { nn.matmul(%a, %b) }",
+           "%a: Tensor[(4), f32], %b: Tensor[(2, 4, 3), f32]) { nn.matmul(%a, %b) }",
+           "%a: Tensor[(3, 5, 7), f32], %b: Tensor[(3, 6, 7), f32]) { nn.batch_matmul(%a, %b, transpose_b=1) }",
+           "%a: Tensor[(3, 5, 7), f32], %b: Tensor[(1, 7, 2), f32]) { nn.batch_matmul(%a, %b, transpose_b=0) }",
+           "%a: Tensor[(3, 5, 7), f32], %b: Tensor[(4, 7), f32]) { nn.dense(%a, %b) }",
+       }) {
+    EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(" + body))) << body;
+  }
+}
+
+TEST_F(OnednnFusionTest, ProductResidualAddAndMultipleOutputs) {
+  // %1 is an output and an input of the next product, so it is not fused away.
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(5, 8), f32], %r: Tensor[(5, 8), f32]) {
+  %w = constant(meta[0], Tensor[(8, 8), f32])
+  %0 = nn.dense(%x, %w)
+  %1 = add(%0, %r)
+  %2 = nn.dense(%1, %w)
+  %3 = sigmoid(%2)
+  (%3, %1, %x)
+}
+)",
+                                                                       {{8, 8}})));
+}
+
+}  // namespace
+}  // namespace collage

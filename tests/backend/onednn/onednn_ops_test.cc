@@ -1,0 +1,160 @@
+// The onednn backend's other op families against the reference interpreter: pooling,
+// element-wise (on plain and blocked inputs), binary broadcasting, normalizations, shape
+// views and concatenation, partitions mixing layouts, and the errors for what it cannot run.
+#include <gtest/gtest.h>
+
+#include "backend/backend.h"
+#include "backend/backend_test_util.h"
+#include "backend/library_test_util.h"
+
+namespace collage {
+namespace {
+
+using testing::MatchesReference;
+using testing::ParseMainFunction;
+using testing::ParseMainWithRandomConstants;
+
+class OnednnOpsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    backend_ = BackendRegistry::Global().Find("onednn");
+    if (!backend_) GTEST_SKIP() << "onednn is not built (libdnnl-dev missing)";
+  }
+  // `op_text` applied to %c, the (blocked) result of a 16-channel convolution of %x; its
+  // constants meta[1], ... have the shapes `more_constants`.
+  Function AfterConvolution(const std::string& op_text, const std::string& x_type = "Tensor[(1, 8, 7, 9), f32]",
+                            const std::vector<Shape>& more_constants = {}) {
+    std::vector<Shape> constants = {{16, 8, 1, 1}};
+    constants.insert(constants.end(), more_constants.begin(), more_constants.end());
+    return ParseMainWithRandomConstants("def @main(%x: " + x_type + R"() {
+  %w = constant(meta[0], Tensor[(16, 8, 1, 1), f32])
+  %c = nn.conv2d(%x, %w)
+  )" + op_text + "\n}\n",
+                                        constants);
+  }
+  std::string CompileError(const std::string& text) const {
+    return testing::CompileError(*backend_, ParseMainFunction(text));
+  }
+  BackendPtr backend_;
+};
+
+TEST_F(OnednnOpsTest, WindowedPooling) {
+  for (const std::string pool : {
+           "nn.max_pool2d(%c, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])",
+           "nn.max_pool2d(%c, pool_size=[2, 3], strides=[2, 2], ceil_mode=1)",
+           "nn.max_pool2d(%c, pool_size=[2, 2], dilation=[2, 2])",
+           "nn.avg_pool2d(%c, pool_size=[3, 3], strides=[2, 2], padding=[1, 0, 1, 1])",
+           "nn.avg_pool2d(%c, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], count_include_pad=1)",
+           "nn.avg_pool2d(%c, pool_size=[2, 2], strides=[2, 2], ceil_mode=1)",
+       }) {
+    EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution(pool))) << pool;
+  }
+}
+
+TEST_F(OnednnOpsTest, GlobalAndAdaptivePooling) {
+  for (const std::string pool : {"nn.global_avg_pool2d(%c)", "nn.global_max_pool2d(%c)",
+                                 "nn.adaptive_avg_pool2d(%c, output_size=[2, 3])"}) {
+    EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution(pool, "Tensor[(2, 8, 6, 9), f32]"))) << pool;
+  }
+}
+
+TEST_F(OnednnOpsTest, UnaryOpsOnPlainAndBlockedInputs) {
+  for (const std::string op : {"nn.relu", "sigmoid", "tanh", "nn.gelu", "exp", "abs", "negative"}) {
+    EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution("%0 = nn.max_pool2d(%c, pool_size=[1, 1])\n  " + op + "(%0)")))
+        << op;
+    EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(%x: Tensor[(3, 5, 7), f32]) { " + op + "(%x) }")))
+        << op;
+  }
+  // log, sqrt and rsqrt on positive inputs.
+  for (const std::string op : {"log", "sqrt", "rsqrt"}) {
+    EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(%x: Tensor[(3, 5), f32]) { %0 = exp(%x)\n " + op + "(%0) }")))
+        << op;
+  }
+}
+
+TEST_F(OnednnOpsTest, BinaryOpsWithBroadcasting) {
+  for (const std::string op : {"add", "subtract", "multiply", "divide", "maximum", "minimum"}) {
+    EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(%a: Tensor[(2, 4, 3, 5), f32], %b: Tensor[(4, 1, 5), f32]) { " +
+                                                              op + "(%a, %b) }")))
+        << op;
+  }
+  // Two blocked operands; a broadcast first operand of a commutative op; bias_add.
+  EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution("%0 = nn.relu(%c)\n  multiply(%c, %0)")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(
+                                              "def @main(%a: Tensor[(1, 16, 1, 1), f32], %b: Tensor[(2, 16, 3, 3), f32]) { add(%a, %b) }")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(
+                                              "def @main(%a: Tensor[(2, 6, 3), f32], %b: Tensor[(6), f32]) { nn.bias_add(%a, %b, axis=1) }")));
+}
+
+TEST_F(OnednnOpsTest, Normalizations) {
+  EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution("nn.softmax(%c, axis=1)")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(%x: Tensor[(4, 33), f32]) { nn.log_softmax(%x) }")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(R"(
+def @main(%x: Tensor[(2, 5, 24), f32], %g: Tensor[(24), f32], %b: Tensor[(24), f32]) {
+  nn.layer_norm(%x, %g, %b, epsilon=1e-05)
+}
+)")));
+  // Positive variances.
+  EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution(R"(%g = constant(meta[1], Tensor[(16), f32])
+  %m = constant(meta[2], Tensor[(16), f32])
+  %v = exp(%m)
+  nn.batch_norm(%c, %g, %m, %m, %v))",
+                                                           "Tensor[(1, 8, 7, 9), f32]", {{16}, {16}})));
+}
+
+TEST_F(OnednnOpsTest, ViewsAndConcatenationAcrossLayouts) {
+  // Blocked convolution results reordered to plain in the middle for a flatten and a dense.
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(2, 8, 4, 4), f32]) {
+  %w = constant(meta[0], Tensor[(16, 8, 3, 3), f32])
+  %c = nn.conv2d(%x, %w, padding=[1, 1, 1, 1])
+  %p = nn.global_avg_pool2d(%c)
+  %f = flatten(%p)
+  %d = constant(meta[1], Tensor[(10, 16), f32])
+  %0 = nn.dense(%f, %d)
+  %1 = expand_dims(%0, axes=[1])
+  squeeze(%1, axes=[1])
+}
+)",
+                                                                       {{16, 8, 3, 3}, {10, 16}})));
+  EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution("%0 = nn.relu(%c)\n  concatenate(%c, %0, %c, axis=1)")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(
+                                              "def @main(%a: Tensor[(2, 3), f32], %b: Tensor[(2, 5), f32]) { %0 = concatenate(%a, %b, axis=-1)\n reshape(%0, newshape=[4, 4]) }")));
+}
+
+TEST_F(OnednnOpsTest, TransposesOfBlockedVariableAndConstantData) {
+  EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution("transpose(%c, axes=[0, 2, 3, 1])")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(%x: Tensor[(2, 3, 5), f32]) { transpose(%x) }")));
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(4, 6), f32]) {
+  %w = constant(meta[0], Tensor[(6, 5), f32])
+  %t = transpose(%w, axes=[-1, 0])
+  nn.dense(%x, %t)
+}
+)",
+                                                                       {{6, 5}})));
+}
+
+TEST_F(OnednnOpsTest, UnsupportedOpsDTypesAndAttributesAreErrors) {
+  EXPECT_NE(CompileError("def @main(%x: Tensor[(2, 3), f32]) { erf(%x) }").find("onednn: op erf is not supported"),
+            std::string::npos);
+  EXPECT_NE(CompileError("def @main(%x: Tensor[(2, 3), i32]) { add(%x, %x) }").find("only f32 is supported"),
+            std::string::npos);
+  EXPECT_NE(CompileError("def @main(%x: Tensor[(2, 3), f32], %g: Tensor[(2), f32]) { nn.layer_norm(%x, %g, %g, axis=0) }")
+                .find("onednn: nn.layer_norm over an axis other than the last"),
+            std::string::npos);
+  EXPECT_NE(CompileError("def @main(%a: Tensor[(3), f32], %b: Tensor[(2, 3), f32]) { subtract(%a, %b) }")
+                .find("whose first operand is broadcast"),
+            std::string::npos);
+  EXPECT_NE(CompileError("def @main(%x: Tensor[(1, 1, 5, 5), f32]) { nn.adaptive_avg_pool2d(%x, output_size=[2, 2]) }")
+                .find("only output sizes dividing the input"),
+            std::string::npos);
+  const SupportDeclaration support = backend_->Support();
+  const Function erf = ParseMainFunction("def @main(%x: Tensor[(2, 3), f32]) { erf(%x) }");
+  EXPECT_FALSE(support.supports_op(*As<CallNode>(erf->body)));
+  const Function relu = ParseMainFunction("def @main(%x: Tensor[(2, 3), f32]) { nn.relu(%x) }");
+  EXPECT_TRUE(support.supports_op(*As<CallNode>(relu->body)));
+}
+
+}  // namespace
+}  // namespace collage
