@@ -182,7 +182,7 @@ std::string EmitReduce(const AnchorCall& c, const std::string& op, bool single_a
   }
   return "native::Reduce<native::ReduceOp::" + op + ", " + ComputeType(data.dtype) + ">(" +
          std::to_string(NumElements(kept_shape)) + ", " + std::to_string(NumElements(reduced_shape)) + ", " +
-         c.inputs[0] + ", [](int64_t o, int64_t r) { (void)o; (void)r; return " + LinearExpr(shape, coordinates) +
+         c.inputs[0] + ", [](index_t o, index_t r) { (void)o; (void)r; return " + LinearExpr(shape, coordinates) +
          "; }, " + c.threads + ", " + c.epilogue + ");";
 }
 

@@ -85,7 +85,7 @@ std::string EmitWhere(const ElementCall& c) {
 std::string WithCoordinates(const Shape& shape, const std::string& body) {
   std::string code;
   for (size_t d = 0; d < shape.size(); ++d) {
-    code += "const int64_t c" + std::to_string(d) + " = " + CoordinateExpr(shape, d, "i") + "; ";
+    code += "const index_t c" + std::to_string(d) + " = " + CoordinateExpr(shape, d, "i") + "; ";
   }
   return code + body;
 }
@@ -115,7 +115,7 @@ std::string EmitBatchNorm(const ElementCall& c) {
   const Shape& shape = c.result.shape;
   const int64_t axis = NormalizeAxis(c.call.attrs.GetInt("axis"), static_cast<int64_t>(shape.size()), "axis");
   const std::string channel = CoordinateExpr(shape, axis, "i");
-  return "const int64_t ch = " + channel + "; const float scale = " + c.argument(1, "ch") + " / std::sqrt(" +
+  return "const index_t ch = " + channel + "; const float scale = " + c.argument(1, "ch") + " / std::sqrt(" +
          c.argument(4, "ch") + " + " + FloatLiteral(c.call.attrs.GetFloat("epsilon")) + "); " +
          c.Return("(" + c.argument(0, "i") + " - " + c.argument(3, "ch") + ") * scale + " + c.argument(2, "ch"));
 }
@@ -125,8 +125,8 @@ std::string EmitStridedSlice(const ElementCall& c) {
   const std::vector<SliceRange> ranges = ResolveSlice(input, c.call.attrs);
   std::vector<std::string> coordinates;
   for (size_t d = 0; d < ranges.size(); ++d) {
-    coordinates.push_back("(" + IntLiteral(ranges[d].start) + " + c" + std::to_string(d) + " * " +
-                          IntLiteral(ranges[d].step) + ")");
+    coordinates.push_back("(" + IndexLiteral(ranges[d].start) + " + c" + std::to_string(d) + " * " +
+                          IndexLiteral(ranges[d].step) + ")");
   }
   return WithCoordinates(c.result.shape, c.Return(c.argument(0, LinearExpr(input, coordinates))));
 }
@@ -150,17 +150,17 @@ std::string EmitConcatenate(const ElementCall& c) {
   const Shape& shape = c.result.shape;
   const int64_t axis = NormalizeAxis(c.call.attrs.GetInt("axis"), static_cast<int64_t>(shape.size()), "axis");
   const AxisView out = ViewAt(shape, axis);
-  std::string code = "const int64_t o = i / " + IntLiteral(out.extent * out.inner) + "; const int64_t a = (i / " +
-                     IntLiteral(out.inner) + ") % " + IntLiteral(out.extent) + "; const int64_t n = i % " +
-                     IntLiteral(out.inner) + "; ";
+  std::string code = "const index_t o = i / " + IndexLiteral(out.extent * out.inner) + "; const index_t a = (i / " +
+                     IndexLiteral(out.inner) + ") % " + IndexLiteral(out.extent) + "; const index_t n = i % " +
+                     IndexLiteral(out.inner) + "; ";
   int64_t offset = 0;
   for (size_t arg = 0; arg < c.call.args.size(); ++arg) {
     const int64_t extent = c.ArgType(arg).shape[axis];
     if (extent == 0) continue;
-    const std::string index = "(o * " + IntLiteral(extent * out.inner) + " + (a - " + IntLiteral(offset) + ") * " +
-                              IntLiteral(out.inner) + " + n)";
+    const std::string index = "(o * " + IndexLiteral(extent * out.inner) + " + (a - " + IndexLiteral(offset) + ") * " +
+                              IndexLiteral(out.inner) + " + n)";
     const bool last = arg + 1 == c.call.args.size();
-    code += (last ? "" : "if (a < " + IntLiteral(offset + extent) + ") ") + c.Return(c.argument(arg, index)) + " ";
+    code += (last ? "" : "if (a < " + IndexLiteral(offset + extent) + ") ") + c.Return(c.argument(arg, index)) + " ";
     offset += extent;
   }
   return code + "return {};";
@@ -172,8 +172,8 @@ std::string EmitSplit(const ElementCall& c) {
   const std::vector<int64_t>& sizes = c.call.attrs.GetInts("sizes");
   const int64_t offset = std::accumulate(sizes.begin(), sizes.begin() + c.field, int64_t{0});
   const AxisView out = ViewAt(c.result.shape, axis);
-  const std::string index = "(i / " + IntLiteral(out.extent * out.inner) + " * " + IntLiteral(input[axis] * out.inner) +
-                            " + " + IntLiteral(offset * out.inner) + " + i % " + IntLiteral(out.extent * out.inner) + ")";
+  const std::string index = "(i / " + IndexLiteral(out.extent * out.inner) + " * " + IndexLiteral(input[axis] * out.inner) +
+                            " + " + IndexLiteral(offset * out.inner) + " + i % " + IndexLiteral(out.extent * out.inner) + ")";
   return c.Return(c.argument(0, index));
 }
 
@@ -182,10 +182,10 @@ std::string EmitTake(const ElementCall& c) {
   const int64_t axis = NormalizeAxis(c.call.attrs.GetInt("axis"), static_cast<int64_t>(data.size()), "axis");
   const AxisView in = ViewAt(data, axis);
   const int64_t indices = NumElements(c.ArgType(1).shape);
-  return "const int64_t o = i / " + IntLiteral(indices * in.inner) + "; const int64_t j = (i / " + IntLiteral(in.inner) +
-         ") % " + IntLiteral(indices) + "; const int64_t n = i % " + IntLiteral(in.inner) +
-         "; const int64_t p = native::GatherPosition(" + c.argument(1, "j") + ", " + IntLiteral(in.extent) + "); " +
-         c.Return(c.argument(0, "(o * " + IntLiteral(in.extent * in.inner) + " + p * " + IntLiteral(in.inner) + " + n)"));
+  return "const index_t o = i / " + IndexLiteral(indices * in.inner) + "; const index_t j = (i / " + IndexLiteral(in.inner) +
+         ") % " + IndexLiteral(indices) + "; const index_t n = i % " + IndexLiteral(in.inner) +
+         "; const index_t p = native::GatherPosition(" + c.argument(1, "j") + ", " + IndexLiteral(in.extent) + "); " +
+         c.Return(c.argument(0, "(o * " + IndexLiteral(in.extent * in.inner) + " + p * " + IndexLiteral(in.inner) + " + n)"));
 }
 
 std::string EmitPad(const ElementCall& c) {
@@ -197,8 +197,8 @@ std::string EmitPad(const ElementCall& c) {
   std::vector<std::string> sources;
   for (size_t d = 0; d < rank; ++d) {
     const std::string s = "s" + std::to_string(d);
-    const std::string extent = IntLiteral(input[d]);
-    code += "int64_t " + s + " = c" + std::to_string(d) + " - " + IntLiteral(widths[d]) + "; ";
+    const std::string extent = IndexLiteral(input[d]);
+    code += "index_t " + s + " = c" + std::to_string(d) + " - " + IndexLiteral(widths[d]) + "; ";
     if (mode == "edge") {
       code += s + " = " + s + " < 0 ? 0 : (" + s + " >= " + extent + " ? " + extent + " - 1 : " + s + "); ";
     } else if (mode == "reflect") {
@@ -237,16 +237,16 @@ std::string EmitResize(const ElementCall& c) {
       }
     }
     const std::string name = axis == 0 ? "rows" : "columns";
-    code += "static constexpr int64_t " + name + "_at[] = {" + positions + "}; static constexpr float " + name +
+    code += "static constexpr index_t " + name + "_at[] = {" + positions + "}; static constexpr float " + name +
             "_weight[] = {" + weights + "}; ";
     widths.push_back(width);
   }
-  code += "const int64_t plane = i / " + IntLiteral(out[2] * out[3]) + "; const int64_t y = (i / " + IntLiteral(out[3]) +
-          ") % " + IntLiteral(out[2]) + "; const int64_t x = i % " + IntLiteral(out[3]) + "; float sum = 0.0f; ";
-  code += "for (int64_t a = 0; a < " + std::to_string(widths[0]) + "; ++a) { for (int64_t b = 0; b < " +
+  code += "const index_t plane = i / " + IndexLiteral(out[2] * out[3]) + "; const index_t y = (i / " + IndexLiteral(out[3]) +
+          ") % " + IndexLiteral(out[2]) + "; const index_t x = i % " + IndexLiteral(out[3]) + "; float sum = 0.0f; ";
+  code += "for (index_t a = 0; a < " + std::to_string(widths[0]) + "; ++a) { for (index_t b = 0; b < " +
           std::to_string(widths[1]) + "; ++b) { const int64_t r = y * " + std::to_string(widths[0]) +
-          " + a; const int64_t s = x * " + std::to_string(widths[1]) + " + b; sum += rows_weight[r] * columns_weight[s] * " +
-          c.argument(0, "(plane * " + IntLiteral(in[2] * in[3]) + " + rows_at[r] * " + IntLiteral(in[3]) +
+          " + a; const index_t s = x * " + std::to_string(widths[1]) + " + b; sum += rows_weight[r] * columns_weight[s] * " +
+          c.argument(0, "(plane * " + IndexLiteral(in[2] * in[3]) + " + rows_at[r] * " + IndexLiteral(in[3]) +
                             " + columns_at[s])") +
           "; } } ";
   return code + c.Return("sum");

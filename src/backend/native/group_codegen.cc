@@ -142,7 +142,7 @@ class GroupGenerator {
         return Value(Resolve(call.args[arg]), at, context);
       });
       const std::string params =
-          in_epilogue ? "int64_t i, " + ComputeType(FieldType(*anchor, 0).dtype) + " acc" : "int64_t i";
+          in_epilogue ? "index_t i, " + ComputeType(FieldType(*anchor, 0).dtype) + " acc" : "index_t i";
       functions_ += "  NATIVE_INLINE " + Compute(value) + " " + name + "(" + params + ") const { " + body + " }\n";
     }
     return name + (in_epilogue ? "(" + index + ", acc)" : "(" + index + ")");
@@ -251,10 +251,10 @@ class GroupGenerator {
       if (AnchorInputKind(anchor) == AnchorInput::kPointer) {
         inputs.push_back(Buffer(value));
       } else {
-        inputs.push_back("[&](int64_t i) { return " + Value(value, "i", nullptr) + "; }");
+        inputs.push_back("[&](index_t i) { return " + Value(value, "i", nullptr) + "; }");
       }
     }
-    const std::string epilogue = "[&](int64_t i, " + Compute(self) + " acc) { " + stores + keep + " }";
+    const std::string epilogue = "[&](index_t i, " + Compute(self) + " acc) { " + stores + keep + " }";
     anchor_buffers_.push_back(self);
     return declarations + "    @DECL" + Name(self) + "@{\n      auto epilogue = " + epilogue + ";\n      " +
            EmitAnchorCall(anchor, inputs, "epilogue", "threads") + "\n    }\n";
@@ -268,7 +268,7 @@ class GroupGenerator {
       body += target + "[i] = static_cast<" + Storage(value) + ">(" + expr + "); ";
     }
     return "    native::ParallelFor(" + std::to_string(count) + ", threads, " + std::to_string(kElementGrain) +
-           ", [&](int64_t begin, int64_t end) {\n#pragma GCC ivdep\n      for (int64_t i = begin; i < end; ++i) { " +
+           ", [&](int64_t begin, int64_t end) {\n      const index_t stop = static_cast<index_t>(end);\n#pragma GCC ivdep\n      for (index_t i = static_cast<index_t>(begin); i < stop; ++i) { " +
            body + "}\n    });\n";
   }
 
@@ -278,6 +278,23 @@ class GroupGenerator {
     const std::string expr = Value(value, "i", nullptr);
     materialized_inputs_.insert(value);
     return expr;
+  }
+
+  // int32_t when every tensor of the group has fewer than 2^31 elements.
+  std::string IndexType() const {
+    for (const auto& [node, id] : id_) {
+      if (node->kind() == ExprKind::kOp || node->kind() == ExprKind::kFunction) continue;
+      const Type& type = node->checked_type();
+      std::vector<const TensorTypeNode*> tensors;
+      if (const TensorTypeNode* tensor = AsTensorType(type)) tensors.push_back(tensor);
+      if (const TupleTypeNode* tuple = AsTupleType(type)) {
+        for (const Type& field : tuple->fields) tensors.push_back(AsTensorType(field));
+      }
+      for (const TensorTypeNode* tensor : tensors) {
+        if (tensor != nullptr && NumElements(tensor->shape) >= (int64_t{1} << 31) - 1) return "int64_t";
+      }
+    }
+    return "int32_t";
   }
 
   std::string Assemble(std::string run) {
@@ -314,7 +331,7 @@ class GroupGenerator {
       members += "  " + type + "* o" + std::to_string(o) + ";\n";
       binds += "  k.o" + std::to_string(o) + " = static_cast<" + type + "*>(args[" + std::to_string(arg++) + "]);\n";
     }
-    return "namespace {\nstruct " + type_name + " {\n" + members + functions_ + "  void Run(int threads) {\n" + run +
+    return "namespace {\nstruct " + type_name + " {\n  using index_t = " + IndexType() + ";\n" + members + functions_ + "  void Run(int threads) {\n" + run +
            "  }\n};\n}  // namespace\n\nextern \"C\" __attribute__((visibility(\"default\"))) const char* " + symbol_ +
            "(void* const* args, int threads) {\n  " + type_name + " k;\n" + binds +
            "  k.Run(threads);\n  return native::TakeError();\n}\n";

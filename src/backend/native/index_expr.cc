@@ -15,10 +15,10 @@ std::vector<int64_t> RowMajorStrides(const Shape& shape) {
 }
 
 std::string CoordinateExpr(const Shape& shape, size_t axis, const std::string& linear) {
-  if (shape[axis] == 1) return "int64_t{0}";
+  if (shape[axis] == 1) return "index_t{0}";
   const int64_t stride = RowMajorStrides(shape)[axis];
-  std::string expr = stride == 1 ? linear : "(" + linear + " / " + IntLiteral(stride) + ")";
-  if (axis > 0) expr = "(" + expr + " % " + IntLiteral(shape[axis]) + ")";
+  std::string expr = stride == 1 ? linear : "(" + linear + " / " + IndexLiteral(stride) + ")";
+  if (axis > 0) expr = "(" + expr + " % " + IndexLiteral(shape[axis]) + ")";
   return expr;
 }
 
@@ -27,10 +27,10 @@ std::string LinearExpr(const Shape& shape, const std::vector<std::string>& coord
   std::string expr;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 1) continue;
-    const std::string term = strides[d] == 1 ? coordinates[d] : coordinates[d] + " * " + IntLiteral(strides[d]);
+    const std::string term = strides[d] == 1 ? coordinates[d] : coordinates[d] + " * " + IndexLiteral(strides[d]);
     expr += (expr.empty() ? "" : " + ") + term;
   }
-  return expr.empty() ? "int64_t{0}" : "(" + expr + ")";
+  return expr.empty() ? "index_t{0}" : "(" + expr + ")";
 }
 
 std::string BroadcastIndexExpr(const Shape& input, const Shape& output, const std::string& linear) {
@@ -38,7 +38,7 @@ std::string BroadcastIndexExpr(const Shape& input, const Shape& output, const st
   const size_t offset = output.size() - input.size();
   std::vector<std::string> coordinates;
   for (size_t d = 0; d < input.size(); ++d) {
-    coordinates.push_back(input[d] == 1 ? "int64_t{0}" : CoordinateExpr(output, d + offset, linear));
+    coordinates.push_back(input[d] == 1 ? "index_t{0}" : CoordinateExpr(output, d + offset, linear));
   }
   return LinearExpr(input, coordinates);
 }
@@ -73,6 +73,8 @@ std::string FloatLiteral(double value) {
   if (text.find_first_of(".en") == std::string::npos) text.insert(text.size() - 1, ".0");
   return "(" + text + ")";
 }
+
+std::string IndexLiteral(int64_t value) { return "index_t{" + std::to_string(value) + "}"; }
 
 std::string IntLiteral(int64_t value) {
   if (value == std::numeric_limits<int64_t>::min()) return "std::numeric_limits<int64_t>::min()";

@@ -1,7 +1,9 @@
 // C++ expression builders for the index arithmetic of generated kernels. Tensors are dense
 // row-major; a generated element function receives the linear index `i` of its output and
 // computes its inputs' linear indices from it with these expressions (all extents are
-// compile-time constants, so divisions become multiplications).
+// compile-time constants, so divisions become multiplications). Index arithmetic is in the
+// kernel's `index_t`: int32_t when every tensor of the group has fewer than 2^31 elements
+// (so that loops over it vectorize), else int64_t.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,9 @@ std::string BroadcastIndexExpr(const Shape& input, const Shape& output, const st
 std::string StorageType(DType dtype);
 // The type element functions compute in: float for f32, bool for bool, int64_t for integers.
 std::string ComputeType(DType dtype);
+
+// A literal of the kernel's index type.
+std::string IndexLiteral(int64_t value);
 
 // A float literal that round-trips (with an f suffix), or an int64 literal.
 std::string FloatLiteral(double value);
