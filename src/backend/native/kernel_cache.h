@@ -6,7 +6,8 @@
 // holds the kernels of one compiler invocation; <key>.kernel names the batch holding the
 // kernel of that key. Every file is written to a temporary name and renamed into place, so
 // concurrent processes sharing the folder are safe. Loaded shared objects stay loaded for
-// the life of the process.
+// the life of the process. Before the first load, OMP_WAIT_POLICY defaults to passive
+// (unless set) so that OpenMP workers sleep rather than spin between kernels.
 #pragma once
 
 #include <string>
