@@ -1,6 +1,7 @@
 // Every registry op, and fused groups of them, compiled by the native backend and compared
 // with the reference interpreter on random inputs. All cases compile in one CompileAll call
 // (a few batched compiler invocations) before the cases run.
+#include <cctype>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -161,8 +162,15 @@ INSTANTIATE_TEST_SUITE_P(Ops, NativeOpTest, ::testing::ValuesIn(Cases()),
 TEST(NativeOpCoverageTest, EveryRegistryOpIsTested) {
   std::string all_text;
   for (const OpCase& c : Cases()) all_text += c.body + "\n";
+  // A call is the op's name not preceded by a name character (so "max(" in "argmax(" does not count).
+  const auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
   for (const OpDef* op : OpRegistry::Global().AllOps()) {
-    EXPECT_NE(all_text.find(op->name + "("), std::string::npos) << op->name << " has no native test case";
+    bool called = false;
+    for (size_t at = all_text.find(op->name + "("); at != std::string::npos && !called;
+         at = all_text.find(op->name + "(", at + 1)) {
+      called = at == 0 || !is_name_char(all_text[at - 1]);
+    }
+    EXPECT_TRUE(called) << op->name << " has no native test case";
   }
 }
 
