@@ -2,6 +2,7 @@
 // library or device are guarded by the COLLAGE_WITH_<NAME> macro their folder's backend.cmake
 // defines when the library is found.
 #include "backend/backend.h"
+#include "backend/native/native_backend.h"
 #include "backend/reference/reference_backend.h"
 #ifdef COLLAGE_WITH_ONEDNN
 #include "backend/onednn/onednn_backend.h"
@@ -17,6 +18,7 @@ namespace collage {
 
 void RegisterAllBackends(BackendRegistry& registry) {
   registry.Register(std::make_shared<ReferenceBackend>());
+  registry.Register(std::make_shared<NativeBackend>());
 #ifdef COLLAGE_WITH_ONEDNN
   registry.Register(std::make_shared<OnednnBackend>());
 #endif

@@ -16,18 +16,10 @@
 #include "op/all_ops.h"
 #include "op/nn_common.h"
 #include "op/op_registry.h"
+#include "op/resize_taps.h"
 #include "op/type_relation_util.h"
 
 namespace collage {
-namespace {
-
-// The validated interpolation attributes.
-struct ResizeOptions {
-  std::string method;
-  std::string coordinate_mode;
-  std::string rounding;
-  double cubic_a = -0.75;
-};
 
 ResizeOptions GetResizeOptions(const Attrs& attrs) {
   return {GetChoice(attrs, "method", {"nearest", "linear", "cubic"}),
@@ -37,11 +29,7 @@ ResizeOptions GetResizeOptions(const Attrs& attrs) {
           attrs.GetFloat("cubic_coeff_a")};
 }
 
-// One weighted input position read for an output position.
-struct Tap {
-  int64_t position;
-  double weight;
-};
+namespace {
 
 double SourceCoordinate(int64_t out_index, int64_t in_extent, int64_t out_extent, const std::string& mode) {
   const double x = static_cast<double>(out_index);
@@ -70,6 +58,8 @@ std::array<double, 4> CubicWeights(double t, double a) {
   return {far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)};
 }
 
+}  // namespace
+
 std::vector<Tap> TapsOf(int64_t out_index, int64_t in_extent, int64_t out_extent, const ResizeOptions& options) {
   const double coordinate = SourceCoordinate(out_index, in_extent, out_extent, options.coordinate_mode);
   auto clamp = [in_extent](int64_t position) { return std::clamp<int64_t>(position, 0, in_extent - 1); };
@@ -88,6 +78,8 @@ std::vector<Tap> TapsOf(int64_t out_index, int64_t in_extent, int64_t out_extent
   }
   return taps;
 }
+
+namespace {
 
 Type Resize2DRelation(const std::vector<Type>& arg_types, const Attrs& attrs) {
   const TensorTypeNode& data = ExpectTensorArg(arg_types, 0, "data");

@@ -9,6 +9,7 @@
 #include "op/kernel_util.h"
 #include "op/nn_common.h"
 #include "op/op_registry.h"
+#include "op/slice_range.h"
 #include "op/type_relation_util.h"
 
 namespace collage {
@@ -296,12 +297,7 @@ void RegisterSplit(OpRegistry& registry) {
       });
 }
 
-// The elements strided_slice takes along one dimension: start, start + step, ... (count of them).
-struct SliceRange {
-  int64_t start = 0;
-  int64_t step = 1;
-  int64_t count = 0;
-};
+}  // namespace
 
 // Resolves one dimension of extent `extent` with ONNX Slice semantics: negative bounds count
 // from the end, then bounds are clamped ([0, extent] going forward, [-1, extent - 1] backward).
@@ -357,6 +353,8 @@ std::vector<SliceRange> ResolveSlice(const Shape& shape, const Attrs& attrs) {
   }
   return ranges;
 }
+
+namespace {
 
 void RegisterStridedSlice(OpRegistry& registry) {
   registry.Register("strided_slice")

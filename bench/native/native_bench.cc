@@ -1,0 +1,170 @@
+// Native backend benchmarks (DESIGN §13: medians and ratios measured in one run, variants
+// interleaved; these machines are shared and noisy).
+//
+//   native_bench elementwise [threads]   8 chained element-wise ops over 4M floats in one
+//                                        fused kernel vs memcpy of the same bytes
+//   native_bench zoo [threads] [runs] [models...]
+//                                        whole-model latency of zoo models compiled by native
+//
+// Kernels are cached in $COLLAGE_CACHE_DIR/native (default ~/.cache/collage/native); zoo
+// models are read from $COLLAGE_CACHE_DIR/zoo (export them with models/export_zoo.py).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend/native/native_backend.h"
+#include "frontend/onnx/onnx_importer.h"
+#include "io/npz.h"
+#include "ir/type_inference.h"
+#include "op/op_registry.h"
+
+namespace collage {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+struct Summary {
+  double median, low, high;  // median and the 10th / 90th percentiles
+};
+
+Summary Summarize(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  const auto at = [&](double q) { return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1))]; };
+  return {at(0.5), at(0.1), at(0.9)};
+}
+
+Expr Scalar(float value) { return MakeConstant(Tensor::FromVector<float>({value}, {})); }
+
+// x -> 8 element-wise ops -> y, all in one FuseOps group.
+Function ElementwiseChain(int64_t count) {
+  const Var x = MakeVar("x", TensorType(DType::kF32, {count}));
+  Expr value = CallOp("multiply", {x, Scalar(1.5f)});
+  value = CallOp("add", {value, Scalar(0.25f)});
+  value = CallOp("nn.relu", {value});
+  value = CallOp("subtract", {value, Scalar(0.5f)});
+  value = CallOp("maximum", {value, Scalar(-2.0f)});
+  value = CallOp("minimum", {value, Scalar(2.0f)});
+  value = CallOp("negative", {value});
+  value = CallOp("abs", {value});
+  Function function = MakeFunction({x}, value);
+  InferType(function);
+  return function;
+}
+
+void BenchElementwise(int threads) {
+  constexpr int64_t kCount = 4 * 1024 * 1024;
+  constexpr int kRuns = 41;
+  CompileOptions options;
+  options.threads = threads;
+  const Function chain = ElementwiseChain(kCount);
+  std::unique_ptr<Executable> executable = NativeBackend().Compile(chain, options);
+  Tensor input = Tensor::Random(DType::kF32, {kCount}, 1);
+  std::vector<Tensor> output = {Tensor::Zeros(DType::kF32, {kCount})};
+  Tensor copy = Tensor::Zeros(DType::kF32, {kCount});
+  std::vector<double> kernel_seconds;
+  std::vector<double> memcpy_seconds;
+  for (int run = 0; run < kRuns + 3; ++run) {  // the first 3 runs warm up
+    auto start = Clock::now();
+    std::memcpy(copy.raw_data(), input.raw_data(), input.NumBytes());
+    const double memcpy_time = Seconds(start);
+    start = Clock::now();
+    executable->Run(std::span<const Tensor>(&input, 1), output);
+    const double kernel_time = Seconds(start);
+    if (run >= 3) {
+      memcpy_seconds.push_back(memcpy_time);
+      kernel_seconds.push_back(kernel_time);
+    }
+  }
+  const double bytes = 2.0 * static_cast<double>(input.NumBytes());  // read + write
+  const Summary kernel = Summarize(kernel_seconds);
+  const Summary copy_summary = Summarize(memcpy_seconds);
+  std::printf("elementwise chain of 8 ops over %lld floats, %d thread(s), %d interleaved runs\n",
+              static_cast<long long>(kCount), threads, kRuns);
+  std::printf("  native kernel: median %.3f ms (p10 %.3f, p90 %.3f) = %.2f GB/s\n", kernel.median * 1e3,
+              kernel.low * 1e3, kernel.high * 1e3, bytes / kernel.median / 1e9);
+  std::printf("  memcpy:        median %.3f ms (p10 %.3f, p90 %.3f) = %.2f GB/s\n", copy_summary.median * 1e3,
+              copy_summary.low * 1e3, copy_summary.high * 1e3, bytes / copy_summary.median / 1e9);
+  std::printf("  native / memcpy bandwidth: %.0f%%\n", 100.0 * copy_summary.median / kernel.median);
+}
+
+std::filesystem::path ZooDir() {
+  if (const char* cache = std::getenv("COLLAGE_CACHE_DIR"); cache && *cache) return std::filesystem::path(cache) / "zoo";
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home ? home : "/tmp") / ".cache" / "collage" / "zoo";
+}
+
+void BenchModel(const std::string& name, int threads, int runs) {
+  const std::string base = (ZooDir() / name).string();
+  if (!std::filesystem::exists(base + ".onnx")) {
+    std::printf("%-16s missing (export it with models/export_zoo.py)\n", name.c_str());
+    return;
+  }
+  const OnnxModel model = ImportOnnxFile(base + ".onnx");
+  const Function main = model.module.main();
+  const NamedTensors named = ReadNpz(base + ".inputs.npz");
+  std::vector<Tensor> inputs;
+  for (const std::string& input_name : model.input_names) {
+    for (const auto& [array_name, tensor] : named) {
+      if (array_name == input_name) inputs.push_back(tensor);
+    }
+  }
+  std::vector<Tensor> outputs;
+  const Type& result = main->body->checked_type();
+  const auto add_output = [&](const Type& type) {
+    const TensorTypeNode* tensor = AsTensorType(type);
+    outputs.push_back(Tensor::Zeros(tensor->dtype, tensor->shape));
+  };
+  if (const TupleTypeNode* tuple = AsTupleType(result)) {
+    for (const Type& field : tuple->fields) add_output(field);
+  } else {
+    add_output(result);
+  }
+  CompileOptions options;
+  options.threads = threads;
+  auto start = Clock::now();
+  std::unique_ptr<Executable> executable = NativeBackend().Compile(main, options);
+  const double compile_seconds = Seconds(start);
+  executable->Run(inputs, outputs);  // warm-up
+  std::vector<double> samples;
+  for (int run = 0; run < runs; ++run) {
+    start = Clock::now();
+    executable->Run(inputs, outputs);
+    samples.push_back(Seconds(start));
+  }
+  const Summary summary = Summarize(samples);
+  std::printf("%-16s median %8.2f ms (p10 %8.2f, p90 %8.2f) over %d runs, %d threads; compile %.1f s\n", name.c_str(),
+              summary.median * 1e3, summary.low * 1e3, summary.high * 1e3, runs, threads, compile_seconds);
+}
+
+}  // namespace
+}  // namespace collage
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "elementwise";
+  const int threads = argc > 2 ? std::atoi(argv[2]) : 1;
+  try {
+    if (mode == "elementwise") {
+      collage::BenchElementwise(threads);
+    } else if (mode == "zoo") {
+      const int runs = argc > 3 ? std::atoi(argv[3]) : 10;
+      std::vector<std::string> models;
+      for (int i = 4; i < argc; ++i) models.push_back(argv[i]);
+      if (models.empty()) models = {"mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"};
+      for (const std::string& model : models) collage::BenchModel(model, threads, runs);
+    } else {
+      std::fprintf(stderr, "usage: native_bench elementwise [threads] | zoo [threads] [runs] [models...]\n");
+      return 2;
+    }
+  } catch (const collage::Error& error) {
+    std::fprintf(stderr, "native_bench: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,31 @@
+// Code generation of anchor ops: ops computed by a kernel template of the runtime headers
+// (GEMM-based dense/matmul/conv2d, direct depthwise and transposed convolution, pooling,
+// softmax/layer_norm row kernels, reductions) rather than element by element. The generated
+// call hands the template the anchor's inputs and an epilogue functor `epilogue(i, value)`
+// that receives each output element (linear index i) once, so fused element-wise consumers
+// are computed in the anchor's output loop.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/expr.h"
+
+namespace collage::native {
+
+enum class AnchorInput {
+  kPointer,   // a `const T*` to the materialized argument
+  kAccessor,  // a functor `value(j)` of the argument's element j (fuses prologues)
+};
+
+// True when `call` (an op call with a checked type) has an anchor kernel.
+bool HasAnchorKernel(const CallNode& call);
+// How the kernel reads its arguments.
+AnchorInput AnchorInputKind(const CallNode& call);
+
+// One C++ statement computing `call`: `inputs[k]` is the pointer or accessor expression of
+// argument k, `epilogue` the functor's expression, `threads` the thread-count expression.
+std::string EmitAnchorCall(const CallNode& call, const std::vector<std::string>& inputs, const std::string& epilogue,
+                           const std::string& threads);
+
+}  // namespace collage::native

@@ -1,0 +1,14 @@
+# The native backend: a fusing C++ code generator, always built. Generated kernels are
+# compiled at run time by the system compiler (with OpenMP) and loaded with dlopen; the
+# runtime headers they include are embedded into the library.
+file(GLOB COLLAGE_NATIVE_BACKEND_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cc)
+file(GLOB COLLAGE_NATIVE_RUNTIME_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/*.h)
+set(COLLAGE_NATIVE_EMBEDDED ${CMAKE_BINARY_DIR}/generated/native_runtime_headers.cc)
+add_custom_command(
+  OUTPUT ${COLLAGE_NATIVE_EMBEDDED}
+  COMMAND ${CMAKE_COMMAND} -DHEADER_DIR=${CMAKE_CURRENT_LIST_DIR}/runtime -DOUTPUT=${COLLAGE_NATIVE_EMBEDDED}
+          -P ${CMAKE_CURRENT_LIST_DIR}/embed_runtime_headers.cmake
+  DEPENDS ${COLLAGE_NATIVE_RUNTIME_HEADERS} ${CMAKE_CURRENT_LIST_DIR}/embed_runtime_headers.cmake
+  COMMENT "Embedding the native runtime headers")
+target_sources(collage_core PRIVATE ${COLLAGE_NATIVE_BACKEND_SOURCES} ${COLLAGE_NATIVE_EMBEDDED})
+target_link_libraries(collage_core PUBLIC ${CMAKE_DL_LIBS})

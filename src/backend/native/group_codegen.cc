@@ -1,0 +1,393 @@
+#include "backend/native/group_codegen.h"
+
+#include <map>
+#include <set>
+
+#include "backend/native/anchor_codegen.h"
+#include "backend/native/element_codegen.h"
+#include "backend/native/index_expr.h"
+#include "ir/visitor.h"
+#include "op/op_registry.h"
+#include "support/error.h"
+
+namespace collage::native {
+namespace {
+
+// One tensor value of the group: a node and, for tuple-returning calls, the field.
+struct ValueRef {
+  const ExprNode* node = nullptr;
+  int field = 0;
+  auto operator<=>(const ValueRef&) const = default;
+};
+
+constexpr int64_t kElementGrain = 16384;
+
+const TensorTypeNode& FieldType(const ExprNode& node, int field) {
+  const Type& type = node.checked_type();
+  const TensorTypeNode* tensor = AsTensorType(type);
+  if (const TupleTypeNode* tuple = AsTupleType(type)) tensor = AsTensorType(tuple->fields.at(field));
+  if (tensor == nullptr) throw Error("native: nested tuples are not generated");
+  return *tensor;
+}
+
+bool IsSource(const ExprNode* node) { return node->kind() == ExprKind::kVar || node->kind() == ExprKind::kConstant; }
+
+class GroupGenerator {
+ public:
+  GroupGenerator(const Function& group, std::string symbol) : group_(group), symbol_(std::move(symbol)) {
+    for (const Expr& expr : PostOrder(group->body, false)) {
+      id_[expr.get()] = static_cast<int>(id_.size());
+      if (const auto* call = As<CallNode>(expr); call && call->op() && HasAnchorKernel(*call)) {
+        anchors_.push_back(call);
+      }
+      if (Constant constant = Downcast<ConstantNode>(expr)) constants_.push_back(std::move(constant));
+    }
+    outputs_ = Flatten(group->body);
+    for (const CallNode* anchor : anchors_) {
+      if (AnchorInputKind(*anchor) != AnchorInput::kPointer) continue;
+      for (const Expr& arg : anchor->args) {
+        const ValueRef value = Resolve(arg);
+        if (!IsSource(value.node) && !IsAnchor(value.node)) materialized_inputs_.insert(value);
+      }
+    }
+  }
+
+  GeneratedKernel Generate() {
+    std::string run;
+    for (const CallNode* anchor : anchors_) {
+      run += MaterializeInputs(*anchor);
+      run += AnchorStage(*anchor);
+    }
+    std::map<int64_t, std::vector<size_t>> final_outputs;  // by element count
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      if (!fused_outputs_.count(o)) final_outputs[NumElements(TypeOf(outputs_[o]).shape)].push_back(o);
+    }
+    for (const auto& [count, indices] : final_outputs) {
+      std::vector<std::pair<std::string, ValueRef>> stores;
+      for (size_t o : indices) stores.emplace_back("o" + std::to_string(o), outputs_[o]);
+      run += ElementLoop(count, stores);
+    }
+    return GeneratedKernel{symbol_, Assemble(run), constants_};
+  }
+
+ private:
+  ValueRef Resolve(const Expr& expr) const {
+    if (const auto* item = As<TupleGetItemNode>(expr)) {
+      if (const auto* tuple = As<TupleNode>(item->tuple)) return Resolve(tuple->fields.at(item->index));
+      return ValueRef{Resolve(item->tuple).node, item->index};
+    }
+    return ValueRef{expr.get(), 0};
+  }
+
+  std::vector<ValueRef> Flatten(const Expr& expr) const {
+    if (const auto* tuple = As<TupleNode>(expr)) {
+      std::vector<ValueRef> values;
+      for (const Expr& field : tuple->fields) {
+        for (const ValueRef& value : Flatten(field)) values.push_back(value);
+      }
+      return values;
+    }
+    if (const TupleTypeNode* tuple = AsTupleType(expr->checked_type()); tuple && !As<TupleGetItemNode>(expr)) {
+      std::vector<ValueRef> values;
+      for (size_t f = 0; f < tuple->fields.size(); ++f) values.push_back(ValueRef{expr.get(), static_cast<int>(f)});
+      return values;
+    }
+    return {Resolve(expr)};
+  }
+
+  const TensorTypeNode& TypeOf(ValueRef value) const { return FieldType(*value.node, value.field); }
+  std::string Compute(ValueRef value) const { return ComputeType(TypeOf(value).dtype); }
+  std::string Storage(ValueRef value) const { return StorageType(TypeOf(value).dtype); }
+  std::string Name(ValueRef value) const {
+    return std::to_string(id_.at(value.node)) + "_" + std::to_string(value.field);
+  }
+  bool IsAnchor(const ExprNode* node) const {
+    for (const CallNode* anchor : anchors_) {
+      if (anchor == node) return true;
+    }
+    return false;
+  }
+  // Values read from memory: parameters, constants, anchor results, materialized inputs.
+  bool IsMaterialized(ValueRef value) const {
+    return IsSource(value.node) || IsAnchor(value.node) || materialized_inputs_.count(value) > 0;
+  }
+  std::string Buffer(ValueRef value) {
+    const std::string name = "m" + Name(value);
+    if (!buffers_.count(value)) buffers_[value] = name;
+    return name;
+  }
+
+  const CallNode& ElementCallOf(ValueRef value) const {
+    const auto* call = static_cast<const CallNode*>(value.node);
+    Check(value.node->kind() == ExprKind::kCall && call->op() && HasElementFunction(*call),
+          "native: value is not an element-wise call");
+    return *call;
+  }
+
+  // The expression of `value` at `index`; inside the epilogue of `anchor` (non-null) the
+  // anchor's own value at the output index is `acc`.
+  std::string Value(ValueRef value, const std::string& index, const ExprNode* anchor) {
+    if (anchor != nullptr && value.node == anchor) {
+      Check(index == "i", "native: epilogue reads the anchor at a moved index");
+      return "acc";
+    }
+    if (IsMaterialized(value)) return "static_cast<" + Compute(value) + ">(" + Buffer(value) + "[" + index + "])";
+    const bool in_epilogue = anchor != nullptr && Reaches(value, anchor);
+    const std::string name = (in_epilogue ? "e" + std::to_string(id_.at(anchor)) + "_v" : "v") + Name(value);
+    if (!emitted_.count(name)) {
+      emitted_.insert(name);
+      const ExprNode* context = in_epilogue ? anchor : nullptr;
+      const CallNode& call = ElementCallOf(value);
+      const std::string body = EmitElementFunction(call, value.field, [&](size_t arg, const std::string& at) {
+        return Value(Resolve(call.args[arg]), at, context);
+      });
+      const std::string params =
+          in_epilogue ? "index_t i, " + ComputeType(FieldType(*anchor, 0).dtype) + " acc" : "index_t i";
+      functions_ += "  NATIVE_INLINE " + Compute(value) + " " + name + "(" + params + ") const { " + body + " }\n";
+    }
+    return name + (in_epilogue ? "(" + index + ", acc)" : "(" + index + ")");
+  }
+
+  // Anchors reached from `value` through element functions (not through materialized values).
+  bool Reaches(ValueRef value, const ExprNode* anchor) {
+    if (value.node == anchor) return true;
+    if (IsMaterialized(value)) return false;
+    const auto key = std::make_pair(value, anchor);
+    if (auto it = reaches_.find(key); it != reaches_.end()) return it->second;
+    bool reached = false;
+    for (const Expr& arg : ElementCallOf(value).args) reached = reached || Reaches(Resolve(arg), anchor);
+    reaches_[key] = reached;
+    return reached;
+  }
+
+  // True when every path from `value` to `anchor` reads at the same linear index.
+  bool IdentityPath(ValueRef value, const ExprNode* anchor) {
+    if (value.node == anchor) return true;
+    if (IsMaterialized(value) || !Reaches(value, anchor)) return true;
+    const CallNode& call = ElementCallOf(value);
+    bool identity = true;
+    EmitElementFunction(call, value.field, [&](size_t arg, const std::string& at) {
+      const ValueRef input = Resolve(call.args[arg]);
+      if (Reaches(input, anchor) && (at != "i" || !IdentityPath(input, anchor))) identity = false;
+      return std::string("0");
+    });
+    return identity;
+  }
+
+  int CountAnchorsReached(ValueRef value) {
+    int count = 0;
+    for (const CallNode* anchor : anchors_) count += Reaches(value, anchor) ? 1 : 0;
+    return count;
+  }
+
+  std::string MaterializeInputs(const CallNode& anchor) {
+    std::map<int64_t, std::vector<std::pair<std::string, ValueRef>>> by_count;
+    for (const Expr& arg : anchor.args) {
+      const ValueRef value = Resolve(arg);
+      if (!materialized_inputs_.count(value) || scratch_.count(value)) continue;
+      scratch_.insert(value);
+      by_count[NumElements(TypeOf(value).shape)].emplace_back(Buffer(value), value);
+    }
+    std::string code;
+    for (const auto& [count, stores] : by_count) {
+      for (const auto& store : stores) code += DeclareScratch(store.second);
+      code += ElementLoop(count, stores, /*compute_materialized=*/true);
+    }
+    return code;
+  }
+
+  std::string DeclareScratch(ValueRef value) {
+    const std::string name = Buffer(value);
+    return "    native::Scratch<" + Storage(value) + "> s" + name + "(" +
+           std::to_string(NumElements(TypeOf(value).shape)) + "); " + name + " = s" + name + ".data();\n";
+  }
+
+  // True when `value`'s element function (looked at even when it is materialized) reaches
+  // `anchor` only, at the anchor's element count and through linear-identity index maps.
+  bool FusesIntoEpilogue(ValueRef value, const CallNode& anchor) {
+    if (NumElements(TypeOf(value).shape) != NumElements(TypeOf(ValueRef{&anchor, 0}).shape)) return false;
+    const bool materialized = materialized_inputs_.erase(value) > 0;
+    reaches_.clear();
+    const bool fuses = !IsAnchor(value.node) && !IsSource(value.node) && Reaches(value, &anchor) &&
+                       CountAnchorsReached(value) == 1 && IdentityPath(value, &anchor);
+    if (materialized) materialized_inputs_.insert(value);
+    reaches_.clear();
+    return fuses || value.node == &anchor;
+  }
+
+  // `value` computed in the epilogue of `anchor` (not loaded, even when materialized).
+  std::string EpilogueValue(ValueRef value, const CallNode& anchor) {
+    const bool materialized = materialized_inputs_.erase(value) > 0;
+    reaches_.clear();
+    const std::string expr = Value(value, "i", &anchor);
+    if (materialized) materialized_inputs_.insert(value);
+    reaches_.clear();
+    return expr;
+  }
+
+  std::string AnchorStage(const CallNode& anchor) {
+    const ValueRef self{&anchor, 0};
+    std::string stores;
+    std::string declarations;
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      if (fused_outputs_.count(o) || !FusesIntoEpilogue(outputs_[o], anchor)) continue;
+      fused_outputs_.insert(o);
+      stores += "o" + std::to_string(o) + "[i] = static_cast<" + Storage(outputs_[o]) + ">(" +
+                EpilogueValue(outputs_[o], anchor) + "); ";
+    }
+    // Inputs of later anchors computed here too.
+    for (const ValueRef& input : std::vector<ValueRef>(materialized_inputs_.begin(), materialized_inputs_.end())) {
+      if (scratch_.count(input) || !FusesIntoEpilogue(input, anchor)) continue;
+      scratch_.insert(input);
+      declarations += DeclareScratch(input);
+      stores += Buffer(input) + "[i] = static_cast<" + Storage(input) + ">(" + EpilogueValue(input, anchor) + "); ";
+    }
+    // The anchor's own buffer, when anything else reads it (decided after the other stages are
+    // emitted, so the declaration is patched in by Assemble through a placeholder).
+    const std::string keep = "@KEEP" + Name(self) + "@";
+    std::vector<std::string> inputs;
+    for (const Expr& arg : anchor.args) {
+      const ValueRef value = Resolve(arg);
+      if (AnchorInputKind(anchor) == AnchorInput::kPointer) {
+        inputs.push_back(Buffer(value));
+      } else {
+        inputs.push_back("[&](index_t i) { return " + Value(value, "i", nullptr) + "; }");
+      }
+    }
+    const std::string epilogue = "[&](index_t i, " + Compute(self) + " acc) { " + stores + keep + " }";
+    anchor_buffers_.push_back(self);
+    return declarations + "    @DECL" + Name(self) + "@{\n      auto epilogue = " + epilogue + ";\n      " +
+           EmitAnchorCall(anchor, inputs, "epilogue", "threads") + "\n    }\n";
+  }
+
+  std::string ElementLoop(int64_t count, const std::vector<std::pair<std::string, ValueRef>>& stores,
+                          bool compute_materialized = false) {
+    std::string body;
+    for (const auto& [target, value] : stores) {
+      const std::string expr = compute_materialized ? ComputeUnmaterialized(value) : Value(value, "i", nullptr);
+      body += target + "[i] = static_cast<" + Storage(value) + ">(" + expr + "); ";
+    }
+    return "    native::ParallelFor(" + std::to_string(count) + ", threads, " + std::to_string(kElementGrain) +
+           ", [&](int64_t begin, int64_t end) {\n      const index_t stop = static_cast<index_t>(end);\n#pragma GCC ivdep\n      for (index_t i = static_cast<index_t>(begin); i < stop; ++i) { " +
+           body + "}\n    });\n";
+  }
+
+  // A materialized input's own element function (not the load of its buffer).
+  std::string ComputeUnmaterialized(ValueRef value) {
+    materialized_inputs_.erase(value);
+    const std::string expr = Value(value, "i", nullptr);
+    materialized_inputs_.insert(value);
+    return expr;
+  }
+
+  // int32_t when every tensor of the group has fewer than 2^31 elements.
+  std::string IndexType() const {
+    for (const auto& [node, id] : id_) {
+      if (node->kind() == ExprKind::kOp || node->kind() == ExprKind::kFunction) continue;
+      const Type& type = node->checked_type();
+      std::vector<const TensorTypeNode*> tensors;
+      if (const TensorTypeNode* tensor = AsTensorType(type)) tensors.push_back(tensor);
+      if (const TupleTypeNode* tuple = AsTupleType(type)) {
+        for (const Type& field : tuple->fields) tensors.push_back(AsTensorType(field));
+      }
+      for (const TensorTypeNode* tensor : tensors) {
+        if (tensor != nullptr && NumElements(tensor->shape) >= (int64_t{1} << 31) - 1) return "int64_t";
+      }
+    }
+    return "int32_t";
+  }
+
+  std::string Assemble(std::string run) {
+    // Anchor buffers: declared when read from memory by any emitted code.
+    for (const ValueRef& anchor : anchor_buffers_) {
+      const bool read = buffers_.count(anchor) > 0;
+      const std::string decl = "@DECL" + Name(anchor) + "@";
+      const std::string keep = "@KEEP" + Name(anchor) + "@";
+      run.replace(run.find(decl), decl.size(), read ? DeclareScratch(anchor).substr(4) + "    " : "");
+      const size_t at = run.find(keep);
+      run.replace(at, keep.size(), read ? "m" + Name(anchor) + "[i] = static_cast<" + Storage(anchor) + ">(acc);" : "");
+    }
+    const std::string type_name = symbol_ + "_kernel";
+    std::string members;
+    std::string binds;
+    size_t arg = 0;
+    for (const auto& param : group_->params) {
+      const ValueRef value{param.get(), 0};
+      const std::string type = Storage(value);
+      members += "  const " + type + "* " + Buffer(value) + ";\n";
+      binds += "  k." + Buffer(value) + " = static_cast<const " + type + "*>(args[" + std::to_string(arg++) + "]);\n";
+    }
+    for (const Constant& constant : constants_) {
+      const ValueRef value{constant.get(), 0};
+      const std::string type = Storage(value);
+      members += "  const " + type + "* " + Buffer(value) + ";\n";
+      binds += "  k." + Buffer(value) + " = static_cast<const " + type + "*>(args[" + std::to_string(arg++) + "]);\n";
+    }
+    for (const auto& [value, name] : buffers_) {
+      if (!IsSource(value.node)) members += "  " + Storage(value) + "* " + name + " = nullptr;\n";
+    }
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      const std::string type = Storage(outputs_[o]);
+      members += "  " + type + "* o" + std::to_string(o) + ";\n";
+      binds += "  k.o" + std::to_string(o) + " = static_cast<" + type + "*>(args[" + std::to_string(arg++) + "]);\n";
+    }
+    return "namespace {\nstruct " + type_name + " {\n  using index_t = " + IndexType() + ";\n" + members + functions_ + "  void Run(int threads) {\n" + run +
+           "  }\n};\n}  // namespace\n\nextern \"C\" __attribute__((visibility(\"default\"))) const char* " + symbol_ +
+           "(void* const* args, int threads) {\n  " + type_name + " k;\n" + binds +
+           "  k.Run(threads);\n  return native::TakeError();\n}\n";
+  }
+
+  Function group_;
+  std::string symbol_;
+  std::map<const ExprNode*, int> id_;
+  std::vector<const CallNode*> anchors_;
+  std::vector<Constant> constants_;
+  std::vector<ValueRef> outputs_;
+  std::set<ValueRef> materialized_inputs_;
+  std::set<ValueRef> scratch_;
+  std::set<size_t> fused_outputs_;
+  std::vector<ValueRef> anchor_buffers_;
+  std::map<ValueRef, std::string> buffers_;
+  std::set<std::string> emitted_;
+  std::map<std::pair<ValueRef, const ExprNode*>, bool> reaches_;
+  std::string functions_;
+};
+
+}  // namespace
+
+bool CanGenerateGroup(const Function& group) {
+  try {
+    for (const auto& param : group->params) {
+      const TensorTypeNode* type = AsTensorType(param->checked_type());
+      if (type == nullptr) return false;
+      StorageType(type->dtype);
+    }
+    for (const Expr& expr : PostOrder(group->body, false)) {
+      if (expr->kind() == ExprKind::kOp) continue;
+      if (expr->kind() == ExprKind::kFunction) return false;
+      const Type& type = expr->checked_type();
+      if (const TensorTypeNode* tensor = AsTensorType(type)) StorageType(tensor->dtype);
+      if (const TupleTypeNode* tuple = AsTupleType(type)) {
+        for (const Type& field : tuple->fields) {
+          const TensorTypeNode* tensor = AsTensorType(field);
+          if (tensor == nullptr) return false;
+          StorageType(tensor->dtype);
+        }
+      }
+      if (const auto* call = As<CallNode>(expr)) {
+        if (call->op() == nullptr) return false;
+        if (!HasElementFunction(*call) && !HasAnchorKernel(*call)) return false;
+      }
+    }
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+
+GeneratedKernel GenerateGroupKernel(const Function& group, const std::string& symbol) {
+  if (!CanGenerateGroup(group)) throw Error("native: the group has an op or dtype without a generator");
+  return GroupGenerator(group, symbol).Generate();
+}
+
+}  // namespace collage::native

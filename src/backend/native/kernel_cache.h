@@ -1,0 +1,51 @@
+// The on-disk cache of compiled kernels. A kernel's key hashes the generator version, the
+// compiler's version and flags, the runtime headers and the kernel's source (which spells
+// out every shape and attribute of its group), so a key names exactly one machine code.
+//
+// Layout of the cache folder: include-<hash>/ holds the runtime headers; batch-<hash>.so
+// holds the kernels of one compiler invocation; <key>.kernel names the batch holding the
+// kernel of that key. Every file is written to a temporary name and renamed into place, so
+// concurrent processes sharing the folder are safe. Loaded shared objects stay loaded for
+// the life of the process. Before the first load, OMP_WAIT_POLICY defaults to passive
+// (unless set) so that OpenMP workers sleep rather than spin between kernels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend/native/compiler_driver.h"
+#include "backend/native/group_codegen.h"
+
+namespace collage::native {
+
+// The entry point of a generated kernel (see group_codegen.h).
+using KernelFunction = const char* (*)(void* const* args, int threads);
+
+// A loaded kernel or why it is missing.
+struct LoadedKernel {
+  KernelFunction function = nullptr;
+  std::string error;
+};
+
+// Bump when the generated code changes meaning without its text changing.
+inline constexpr const char* kGeneratorVersion = "native-1";
+
+// $COLLAGE_CACHE_DIR/native, else ~/.cache/collage/native (else /tmp/collage-cache/native).
+std::string DefaultNativeCacheDir();
+
+class KernelCache {
+ public:
+  KernelCache(std::string dir, CompilerConfig config);
+
+  // Loads every kernel (symbols are given as "@SYMBOL@" in the source and replaced by a name
+  // derived from the key), compiling the missing ones: deduplicated, several per translation
+  // unit, the translation units compiled by parallel compiler processes. A batch that fails
+  // is retried kernel by kernel so each error belongs to its own kernel.
+  std::vector<LoadedKernel> Load(const std::vector<GeneratedKernel>& kernels) const;
+
+ private:
+  std::string dir_;
+  CompilerConfig config_;
+};
+
+}  // namespace collage::native

@@ -1,0 +1,80 @@
+#include "backend/native/native_backend.h"
+
+#include "backend/native/execution_planner.h"
+#include "backend/native/kernel_cache.h"
+#include "support/error.h"
+
+namespace collage {
+
+std::string NativeBackend::version() const {
+  std::string version = std::string(native::kGeneratorVersion) + " " + native::CompilerVersion(config_);
+  for (const std::string& flag : native::CompilerFlags(config_)) version += " " + flag;
+  return version;
+}
+
+SupportDeclaration NativeBackend::Support() const {
+  SupportDeclaration declaration;
+  declaration.backend = name();
+  declaration.supports_op = [](const CallNode&) { return true; };
+  declaration.fuses_like_fuse_ops = true;
+  return declaration;
+}
+
+BackendPerformance NativeBackend::Performance() const {
+  BackendPerformance performance;
+  performance.peak_flops = 1e11;        // per core: 2 AVX-512 FMA units at ~3 GHz, derated
+  performance.memory_bandwidth = 1e10;  // bytes per second, one socket share
+  performance.launch_overhead = 2e-6;
+  performance.default_efficiency = 0.3;
+  performance.op_efficiency = {{"nn.conv2d", 0.45}, {"nn.dense", 0.5},         {"nn.matmul", 0.5},
+                               {"nn.batch_matmul", 0.45}, {"nn.conv2d_transpose", 0.1}};
+  return performance;
+}
+
+std::unique_ptr<Executable> NativeBackend::Compile(const Function& function, const CompileOptions& options) const {
+  std::vector<CompileResult> results = CompileAll({function}, options);
+  if (!results[0].executable) throw Error(results[0].error);
+  return std::move(results[0].executable);
+}
+
+std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>& functions,
+                                                     const CompileOptions& options) const {
+  std::vector<CompileResult> results(functions.size());
+  std::vector<native::PlannedFunction> planned(functions.size());
+  std::vector<native::GeneratedKernel> kernels;
+  std::vector<std::pair<size_t, size_t>> kernel_owner;  // (function, kernel within it)
+  for (size_t f = 0; f < functions.size(); ++f) {
+    try {
+      planned[f] = native::PlanFunction(functions[f]);
+    } catch (const Error& error) {
+      results[f].error = error.what();
+      continue;
+    }
+    for (size_t k = 0; k < planned[f].kernels.size(); ++k) {
+      kernels.push_back(planned[f].kernels[k]);
+      kernel_owner.emplace_back(f, k);
+    }
+  }
+  const native::KernelCache cache(options.cache_dir.empty() ? native::DefaultNativeCacheDir() : options.cache_dir + "/native",
+                                  config_);
+  std::vector<native::LoadedKernel> loaded;
+  try {
+    loaded = cache.Load(kernels);
+  } catch (const Error& error) {
+    for (CompileResult& result : results) {
+      if (result.error.empty()) result.error = error.what();
+    }
+    return results;
+  }
+  for (size_t k = 0; k < loaded.size(); ++k) {
+    const auto [f, within] = kernel_owner[k];
+    if (!loaded[k].function && results[f].error.empty()) results[f].error = loaded[k].error;
+    planned[f].plan.steps[planned[f].kernel_steps[within]].kernel = loaded[k];
+  }
+  for (size_t f = 0; f < functions.size(); ++f) {
+    if (results[f].error.empty()) results[f].executable = native::MakeNativeExecutable(std::move(planned[f].plan), options.threads);
+  }
+  return results;
+}
+
+}  // namespace collage

@@ -1,0 +1,32 @@
+// The `native` backend: our own fusing code generator and the universal fallback. It runs
+// FuseOps over the function it is given, emits one C++ kernel per group (element-wise and
+// injective chains as one loop nest, anchors with their fused epilogues, reduction rows),
+// compiles them with the system compiler into cached shared objects and runs the groups in
+// order. Every registry op is accepted.
+#pragma once
+
+#include "backend/backend.h"
+#include "backend/native/compiler_driver.h"
+
+namespace collage {
+
+class NativeBackend final : public Backend {
+ public:
+  NativeBackend() = default;
+  // A backend with its own compiler settings (tests use a failing compiler).
+  explicit NativeBackend(native::CompilerConfig config) : config_(std::move(config)) {}
+
+  std::string name() const override { return "native"; }
+  BackendKind kind() const override { return BackendKind::kCodeGenerator; }
+  std::string version() const override;
+  SupportDeclaration Support() const override;
+  BackendPerformance Performance() const override;
+  std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;
+  std::vector<CompileResult> CompileAll(const std::vector<Function>& functions,
+                                        const CompileOptions& options) const override;
+
+ private:
+  native::CompilerConfig config_;
+};
+
+}  // namespace collage

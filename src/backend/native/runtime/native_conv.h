@@ -1,0 +1,162 @@
+// 2-D convolutions over NCHW data with OIHW weights. The general case is a GEMM per image
+// and group, weights (M = output channels of the group, K = in-channels x KH x KW) times the
+// input windows packed on the fly (im2col inside the packer, so no im2col buffer); a 1x1,
+// stride-1, unpadded convolution packs the input rows directly. Convolutions with few taps
+// per output (depthwise) run a direct kernel vectorized along output rows. The transposed
+// convolution scatters each input plane through the kernel taps into an output plane.
+#pragma once
+
+#include "native_gemm.h"
+
+namespace native {
+
+struct ConvShape {
+  int64_t batch, in_channels, in_height, in_width;
+  int64_t out_channels, out_height, out_width;
+  int64_t kernel_height, kernel_width;
+  int64_t stride_h, stride_w, pad_top, pad_left, dilation_h, dilation_w;
+  int64_t groups;
+
+  int64_t GroupInChannels() const { return in_channels / groups; }
+  int64_t GroupOutChannels() const { return out_channels / groups; }
+};
+
+// Packs the im2col matrix of one image and group: row k = (channel, ky, kx), column p = (oy, ox).
+struct WindowPacker {
+  const ConvShape& s;
+  const float* image;  // the first input channel of the group
+
+  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
+    int64_t base_y[kNR];
+    int64_t base_x[kNR];
+    for (int64_t j = 0; j < nr; ++j) {
+      const int64_t p = n0 + j;
+      base_y[j] = (p / s.out_width) * s.stride_h - s.pad_top;
+      base_x[j] = (p % s.out_width) * s.stride_w - s.pad_left;
+    }
+    const int64_t taps = s.kernel_height * s.kernel_width;
+    for (int64_t k = 0; k < kc; ++k) {
+      const int64_t row = k0 + k;
+      const int64_t channel = row / taps;
+      const int64_t ky = (row % taps) / s.kernel_width;
+      const int64_t kx = row % s.kernel_width;
+      const float* plane = image + channel * s.in_height * s.in_width;
+      float* out = packed + k * kNR;
+      for (int64_t j = 0; j < nr; ++j) {
+        const int64_t y = base_y[j] + ky * s.dilation_h;
+        const int64_t x = base_x[j] + kx * s.dilation_w;
+        const bool inside = y >= 0 && y < s.in_height && x >= 0 && x < s.in_width;
+        out[j] = inside ? plane[y * s.in_width + x] : 0.0f;
+      }
+      for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
+    }
+  }
+};
+
+// Direct convolution of one output plane (image n, output channel oc) into `row` buffers.
+template <typename Epilogue>
+void DirectConvPlane(const ConvShape& s, const float* data, const float* weight, int64_t n, int64_t oc, float* acc,
+                     const Epilogue& epilogue) {
+  const int64_t group = oc / s.GroupOutChannels();
+  const int64_t channels = s.GroupInChannels();
+  for (int64_t oy = 0; oy < s.out_height; ++oy) {
+    for (int64_t ox = 0; ox < s.out_width; ++ox) acc[ox] = 0.0f;
+    for (int64_t c = 0; c < channels; ++c) {
+      const float* plane = data + ((n * s.in_channels) + group * channels + c) * s.in_height * s.in_width;
+      const float* taps = weight + ((oc * channels) + c) * s.kernel_height * s.kernel_width;
+      for (int64_t ky = 0; ky < s.kernel_height; ++ky) {
+        const int64_t y = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+        if (y < 0 || y >= s.in_height) continue;
+        const float* in_row = plane + y * s.in_width;
+        for (int64_t kx = 0; kx < s.kernel_width; ++kx) {
+          const float w = taps[ky * s.kernel_width + kx];
+          const int64_t shift = kx * s.dilation_w - s.pad_left;  // x = ox * stride + shift
+          // The outputs whose tap lands inside the row: 0 <= ox * stride + shift < in_width.
+          int64_t first = shift >= 0 ? 0 : (-shift + s.stride_w - 1) / s.stride_w;
+          int64_t last = s.in_width - shift <= 0 ? 0 : (s.in_width - shift + s.stride_w - 1) / s.stride_w;
+          if (last > s.out_width) last = s.out_width;
+          if (s.stride_w == 1) {
+            const float* source = in_row + shift;
+#pragma omp simd
+            for (int64_t ox = first; ox < last; ++ox) acc[ox] += w * source[ox];
+          } else {
+            for (int64_t ox = first; ox < last; ++ox) acc[ox] += w * in_row[ox * s.stride_w + shift];
+          }
+        }
+      }
+    }
+    const int64_t base = ((n * s.out_channels + oc) * s.out_height + oy) * s.out_width;
+    for (int64_t ox = 0; ox < s.out_width; ++ox) epilogue(base + ox, acc[ox]);
+  }
+}
+
+// epilogue(linear NCHW output index, value).
+template <typename Epilogue>
+void Conv2d(const ConvShape& s, const float* data, const float* weight, int threads, const Epilogue& epilogue) {
+  const int64_t k_count = s.GroupInChannels() * s.kernel_height * s.kernel_width;
+  const int64_t planes = s.out_height * s.out_width;
+  if (k_count < 32 || s.GroupOutChannels() < kMR) {
+    ParallelFor(s.batch * s.out_channels, threads, 1, [&](int64_t begin, int64_t end) {
+      Scratch<float> acc(s.out_width);
+      for (int64_t plane = begin; plane < end; ++plane) {
+        DirectConvPlane(s, data, weight, plane / s.out_channels, plane % s.out_channels, acc.data(), epilogue);
+      }
+    });
+    return;
+  }
+  const bool pointwise = s.kernel_height == 1 && s.kernel_width == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+                         s.pad_top == 0 && s.pad_left == 0 && s.out_height == s.in_height && s.out_width == s.in_width;
+  for (int64_t n = 0; n < s.batch; ++n) {
+    for (int64_t g = 0; g < s.groups; ++g) {
+      const float* image = data + (n * s.in_channels + g * s.GroupInChannels()) * s.in_height * s.in_width;
+      const float* weights = weight + g * s.GroupOutChannels() * k_count;
+      const int64_t base = (n * s.out_channels + g * s.GroupOutChannels()) * planes;
+      const auto store = [&](int64_t m, int64_t p, float value) { epilogue(base + m * planes + p, value); };
+      if (pointwise) {
+        Gemm(s.GroupOutChannels(), planes, k_count, weights, k_count, RowMajorPacker{image, planes}, threads, store);
+      } else {
+        Gemm(s.GroupOutChannels(), planes, k_count, weights, k_count, WindowPacker{s, image}, threads, store);
+      }
+    }
+  }
+}
+
+// Transposed convolution; weight is (in_channels, out_channels / groups, KH, KW). Threads
+// split the output planes; each plane gathers the scatter of its group's input planes.
+template <typename Epilogue>
+void Conv2dTranspose(const ConvShape& s, const float* data, const float* weight, int threads, const Epilogue& epilogue) {
+  const int64_t out_plane = s.out_height * s.out_width;
+  ParallelFor(s.batch * s.out_channels, threads, 1, [&](int64_t begin, int64_t end) {
+    Scratch<float> acc(out_plane);
+    for (int64_t index = begin; index < end; ++index) {
+      const int64_t n = index / s.out_channels;
+      const int64_t oc = index % s.out_channels;
+      const int64_t group = oc / s.GroupOutChannels();
+      const int64_t o = oc % s.GroupOutChannels();
+      for (int64_t i = 0; i < out_plane; ++i) acc.data()[i] = 0.0f;
+      for (int64_t c = group * s.GroupInChannels(); c < (group + 1) * s.GroupInChannels(); ++c) {
+        const float* plane = data + (n * s.in_channels + c) * s.in_height * s.in_width;
+        const float* taps = weight + (c * s.GroupOutChannels() + o) * s.kernel_height * s.kernel_width;
+        for (int64_t ky = 0; ky < s.kernel_height; ++ky) {
+          for (int64_t kx = 0; kx < s.kernel_width; ++kx) {
+            const float w = taps[ky * s.kernel_width + kx];
+            for (int64_t y = 0; y < s.in_height; ++y) {
+              const int64_t oy = y * s.stride_h - s.pad_top + ky * s.dilation_h;
+              if (oy < 0 || oy >= s.out_height) continue;
+              float* out_row = acc.data() + oy * s.out_width;
+              const float* in_row = plane + y * s.in_width;
+              for (int64_t x = 0; x < s.in_width; ++x) {
+                const int64_t ox = x * s.stride_w - s.pad_left + kx * s.dilation_w;
+                if (ox >= 0 && ox < s.out_width) out_row[ox] += w * in_row[x];
+              }
+            }
+          }
+        }
+      }
+      const int64_t base = index * out_plane;
+      for (int64_t i = 0; i < out_plane; ++i) epilogue(base + i, acc.data()[i]);
+    }
+  });
+}
+
+}  // namespace native

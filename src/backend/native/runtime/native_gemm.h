@@ -1,0 +1,170 @@
+// A blocked single-precision GEMM: C[M, N] = A[M, K] * B[K, N] with A row-major (leading
+// dimension lda) and B supplied by a packer, so that dense weights, row-major matrices and
+// convolution windows (im2col on the fly) share one micro-kernel.
+//
+// B is packed per thread into panels of kNR columns and kKC rows (zero-padded), the
+// micro-kernel accumulates a kMR x kNR tile in vector registers over a K block, the tile
+// accumulates across K blocks in a per-panel C buffer, and the epilogue `epilogue(m, n, v)`
+// sees every finished element once. Threads split the column panels.
+#pragma once
+
+#include "native_runtime.h"
+
+namespace native {
+
+inline constexpr int kMR = 6;
+inline constexpr int kNR = 32;
+inline constexpr int64_t kKC = 256;
+
+typedef float Vec16 __attribute__((vector_size(64)));
+
+NATIVE_INLINE Vec16 LoadVec(const float* p) { return *reinterpret_cast<const Vec16*>(p); }
+NATIVE_INLINE void StoreVec(float* p, Vec16 v) { *reinterpret_cast<Vec16*>(p) = v; }
+
+// c[r * kNR + j] (+)= sum_k a[r * lda + k] * b[k * kNR + j] for r < Rows.
+template <int Rows>
+inline void MicroKernel(int64_t kc, const float* a, int64_t lda, const float* b, float* c, bool accumulate) {
+  Vec16 acc[Rows][2];
+#pragma GCC unroll 6
+  for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = Vec16{};
+  for (int64_t k = 0; k < kc; ++k) {
+    const Vec16 b0 = LoadVec(b + k * kNR);
+    const Vec16 b1 = LoadVec(b + k * kNR + 16);
+#pragma GCC unroll 6
+    for (int r = 0; r < Rows; ++r) {
+      const float av = a[r * lda + k];
+      acc[r][0] += av * b0;
+      acc[r][1] += av * b1;
+    }
+  }
+#pragma GCC unroll 6
+  for (int r = 0; r < Rows; ++r) {
+    if (accumulate) {
+      StoreVec(c + r * kNR, LoadVec(c + r * kNR) + acc[r][0]);
+      StoreVec(c + r * kNR + 16, LoadVec(c + r * kNR + 16) + acc[r][1]);
+    } else {
+      StoreVec(c + r * kNR, acc[r][0]);
+      StoreVec(c + r * kNR + 16, acc[r][1]);
+    }
+  }
+}
+
+inline void MicroKernelRows(int rows, int64_t kc, const float* a, int64_t lda, const float* b, float* c, bool accumulate) {
+  switch (rows) {
+    case 6: MicroKernel<6>(kc, a, lda, b, c, accumulate); break;
+    case 5: MicroKernel<5>(kc, a, lda, b, c, accumulate); break;
+    case 4: MicroKernel<4>(kc, a, lda, b, c, accumulate); break;
+    case 3: MicroKernel<3>(kc, a, lda, b, c, accumulate); break;
+    case 2: MicroKernel<2>(kc, a, lda, b, c, accumulate); break;
+    default: MicroKernel<1>(kc, a, lda, b, c, accumulate); break;
+  }
+}
+
+// Packs B[k0 + k, n0 + j] for k < kc, j < nr from a row-major K x N matrix.
+struct RowMajorPacker {
+  const float* b;
+  int64_t ldb;
+  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
+    for (int64_t k = 0; k < kc; ++k) {
+      const float* row = b + (k0 + k) * ldb + n0;
+      float* out = packed + k * kNR;
+      for (int64_t j = 0; j < nr; ++j) out[j] = row[j];
+      for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
+    }
+  }
+};
+
+// Packs from a transposed (N x K row-major) matrix, e.g. dense weights.
+struct TransposedPacker {
+  const float* b;
+  int64_t ldb;
+  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
+    for (int64_t j = 0; j < kNR; ++j) {
+      if (j < nr) {
+        const float* column = b + (n0 + j) * ldb + k0;
+        for (int64_t k = 0; k < kc; ++k) packed[k * kNR + j] = column[k];
+      } else {
+        for (int64_t k = 0; k < kc; ++k) packed[k * kNR + j] = 0.0f;
+      }
+    }
+  }
+};
+
+// The GEMM over column panels [panel_begin, panel_end) (one thread's share).
+template <typename Packer, typename Epilogue>
+void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, int64_t lda, const Packer& pack,
+                int64_t panel_begin, int64_t panel_end, const Epilogue& epilogue) {
+  Scratch<float> packed(kKC * kNR);
+  Scratch<float> tile(((m_count + kMR - 1) / kMR * kMR) * kNR);
+  for (int64_t panel = panel_begin; panel < panel_end; ++panel) {
+    const int64_t n0 = panel * kNR;
+    const int64_t nr = n_count - n0 < kNR ? n_count - n0 : kNR;
+    if (k_count == 0) {
+      for (int64_t i = 0; i < m_count * kNR; ++i) tile.data()[i] = 0.0f;
+    }
+    for (int64_t k0 = 0; k0 < k_count; k0 += kKC) {
+      const int64_t kc = k_count - k0 < kKC ? k_count - k0 : kKC;
+      pack(k0, kc, n0, nr, packed.data());
+      for (int64_t m0 = 0; m0 < m_count; m0 += kMR) {
+        const int rows = static_cast<int>(m_count - m0 < kMR ? m_count - m0 : kMR);
+        MicroKernelRows(rows, kc, a + m0 * lda + k0, lda, packed.data(), tile.data() + m0 * kNR, k0 > 0);
+      }
+    }
+    for (int64_t m = 0; m < m_count; ++m) {
+      const float* row = tile.data() + m * kNR;
+      for (int64_t j = 0; j < nr; ++j) epilogue(m, n0 + j, row[j]);
+    }
+  }
+}
+
+// C = A * B with `threads` threads over the column panels; epilogue(m, n, value).
+template <typename Packer, typename Epilogue>
+void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, int64_t lda, const Packer& pack,
+          int threads, const Epilogue& epilogue) {
+  const int64_t panels = (n_count + kNR - 1) / kNR;
+  ParallelFor(panels, threads, 1, [&](int64_t begin, int64_t end) {
+    GemmPanels(m_count, n_count, k_count, a, lda, pack, begin, end, epilogue);
+  });
+}
+
+// Few rows times a transposed B (dense with a small batch): one dot product per output,
+// vectorized along K, threads over columns.
+template <typename Epilogue>
+void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, const float* b, int threads,
+                    const Epilogue& epilogue) {
+  ParallelFor(n_count, threads, 16, [&](int64_t begin, int64_t end) {
+    for (int64_t m = 0; m < m_count; ++m) {
+      const float* row = a + m * k_count;
+      for (int64_t n = begin; n < end; ++n) {
+        const float* column = b + n * k_count;
+        float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+        for (int64_t k = 0; k < k_count; ++k) sum += row[k] * column[k];
+        epilogue(m, n, sum);
+      }
+    }
+  });
+}
+
+// out[batch] = a[batch] * b[batch] for row-major a (M x K) and b (K x N, or N x K when
+// b_transposed), with per-batch element offsets; epilogue(linear output index, value).
+template <typename Epilogue>
+void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
+                   int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, int threads,
+                   const Epilogue& epilogue) {
+  for (int64_t batch = 0; batch < batches; ++batch) {
+    const float* a_matrix = a + a_offsets[batch];
+    const float* b_matrix = b + b_offsets[batch];
+    const int64_t base = batch * m_count * n_count;
+    const auto store = [&](int64_t m, int64_t n, float value) { epilogue(base + m * n_count + n, value); };
+    if (b_transposed && m_count < kMR) {
+      GemvTransposed(m_count, n_count, k_count, a_matrix, b_matrix, threads, store);
+    } else if (b_transposed) {
+      Gemm(m_count, n_count, k_count, a_matrix, k_count, TransposedPacker{b_matrix, k_count}, threads, store);
+    } else {
+      Gemm(m_count, n_count, k_count, a_matrix, k_count, RowMajorPacker{b_matrix, n_count}, threads, store);
+    }
+  }
+}
+
+}  // namespace native

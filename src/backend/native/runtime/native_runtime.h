@@ -1,0 +1,144 @@
+// The runtime support of native-generated kernels: scalar helpers with the reference
+// interpreter's semantics (wrapping integer arithmetic, NaN-propagating max/min, saturating
+// casts), the per-shared-object error slot, and ParallelFor over an outer loop.
+//
+// Generated code never throws (an exception escaping an OpenMP region terminates the
+// process): a failing helper records a message with Fail() and the kernel returns it.
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#define NATIVE_INLINE inline __attribute__((always_inline))
+
+namespace native {
+
+inline std::atomic<const char*> g_error{nullptr};
+
+inline void Fail(const char* message) {
+  const char* none = nullptr;
+  g_error.compare_exchange_strong(none, message);
+}
+// The first failure since the last call, or null; clears it.
+inline const char* TakeError() { return g_error.exchange(nullptr); }
+
+// A 64-byte aligned buffer of `count` elements that lives for one kernel call.
+template <typename T>
+class Scratch {
+ public:
+  explicit Scratch(int64_t count)
+      : data_(static_cast<T*>(std::aligned_alloc(64, (static_cast<size_t>(count) * sizeof(T) + 63) / 64 * 64 + 64))) {}
+  ~Scratch() { std::free(data_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  T* data() { return data_; }
+
+ private:
+  T* data_;
+};
+
+// Calls body(begin, end) on up to `threads` contiguous chunks of [0, count), each at least
+// `grain` long, in parallel.
+template <typename Body>
+void ParallelFor(int64_t count, int threads, int64_t grain, const Body& body) {
+  const int64_t by_grain = grain > 0 ? (count + grain - 1) / grain : count;
+  const int64_t chunks = threads < by_grain ? threads : by_grain;
+  if (chunks <= 1) {
+    if (count > 0) body(int64_t{0}, count);
+    return;
+  }
+#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) body(chunk * count / chunks, (chunk + 1) * count / chunks);
+}
+
+// Integer arithmetic wraps like fixed-width machine integers.
+NATIVE_INLINE int64_t WrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+NATIVE_INLINE int64_t WrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+NATIVE_INLINE int64_t WrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+NATIVE_INLINE int64_t WrapNeg(int64_t a) { return WrapSub(0, a); }
+
+inline int64_t IntDivide(int64_t a, int64_t b) {
+  if (b == 0) {
+    Fail("integer division by zero");
+    return 0;
+  }
+  return b == -1 ? WrapNeg(a) : a / b;
+}
+
+inline int64_t IntPower(int64_t base, int64_t exponent) {
+  if (exponent < 0) {
+    if (base == 0) Fail("integer zero raised to a negative power");
+    if (base == 1) return 1;
+    if (base == -1) return exponent % 2 == 0 ? 1 : -1;
+    return 0;
+  }
+  int64_t result = 1;
+  for (int64_t square = base; exponent > 0; exponent /= 2) {
+    if (exponent % 2 == 1) result = WrapMul(result, square);
+    square = WrapMul(square, square);
+  }
+  return result;
+}
+
+template <typename T>
+NATIVE_INLINE bool IsNaN(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return value != value;
+  } else {
+    return false;
+  }
+}
+
+// NaN-propagating max/min as branch-free selects (so loops over them vectorize): !(a >= b)
+// also holds when b is NaN.
+template <typename T>
+NATIVE_INLINE T Max(T a, T b) {
+  const T larger = !(a >= b) ? b : a;
+  return IsNaN(a) ? a : larger;
+}
+
+template <typename T>
+NATIVE_INLINE T Min(T a, T b) {
+  const T smaller = !(a <= b) ? b : a;
+  return IsNaN(a) ? a : smaller;
+}
+
+// Converts like the reference `cast`: floats to integers round toward zero and saturate
+// (NaN gives 0), anything to bool is x != 0.
+template <typename To, typename From>
+NATIVE_INLINE To Cast(From value) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return value != 0;
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    if (value != value) return 0;
+    const double truncated = std::trunc(static_cast<double>(value));
+    const double low = static_cast<double>(std::numeric_limits<To>::min());
+    const double high = static_cast<double>(std::numeric_limits<To>::max());
+    if (truncated <= low) return std::numeric_limits<To>::min();
+    if (truncated >= high) return std::numeric_limits<To>::max();
+    return static_cast<To>(truncated);
+  } else {
+    return static_cast<To>(value);
+  }
+}
+
+NATIVE_INLINE float Gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
+NATIVE_INLINE float GeluTanh(float x) {
+  return 0.5f * x * (1.0f + std::tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+}
+
+// An index into an axis of `extent` from a gather index, negative counting from the end.
+inline int64_t GatherPosition(int64_t index, int64_t extent) {
+  if (index < -extent || index >= extent) {
+    Fail("take: index out of range");
+    return 0;
+  }
+  return index < 0 ? index + extent : index;
+}
+
+}  // namespace native

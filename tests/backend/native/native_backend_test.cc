@@ -1,0 +1,121 @@
+// The native backend's contract: registration and support declaration, the on-disk kernel
+// cache (a second compile runs no compiler, constants are data and not code), compiler
+// failures as Errors, thread counts, and the reference fallback for dtypes without a generator.
+#include <gtest/gtest.h>
+
+#include "backend/backend_test_util.h"
+#include "backend/native/compiler_driver.h"
+#include "backend/native/kernel_cache.h"
+#include "backend/native/native_backend.h"
+#include "backend/native/native_test_util.h"
+#include "ir/type_inference.h"
+#include "op/op_registry.h"
+#include "testing/temp_directory.h"
+
+namespace collage {
+namespace {
+
+Function AddConstant(uint64_t seed) {
+  const Var x = MakeVar("x", TensorType(DType::kF32, {3, 64}));
+  const Expr body = CallOp("nn.relu", {CallOp("add", {x, MakeConstant(Tensor::Random(DType::kF32, {64}, seed))})});
+  Function function = MakeFunction({x}, body);
+  InferType(function);
+  return function;
+}
+
+CompileOptions OptionsIn(const testing::TempDirectory& dir) {
+  CompileOptions options;
+  options.threads = 2;
+  options.cache_dir = dir.PathOf("cache");
+  return options;
+}
+
+TEST(NativeBackendTest, IsRegisteredAsAFusingCodeGeneratorForEveryOp) {
+  const BackendPtr native = BackendRegistry::Global().Get("native");
+  EXPECT_EQ(native->kind(), BackendKind::kCodeGenerator);
+  const SupportDeclaration support = native->Support();
+  EXPECT_TRUE(support.fuses_like_fuse_ops);
+  const Function function = AddConstant(1);
+  EXPECT_TRUE(support.Supports(*As<CallNode>(function->body)));
+  EXPECT_NE(native->version().find(native::kGeneratorVersion), std::string::npos);
+}
+
+TEST(NativeBackendTest, SecondCompileHitsTheCacheAndConstantsAreData) {
+  const testing::TempDirectory dir;
+  const uint64_t before = native::CompilerInvocations();
+  std::unique_ptr<Executable> first = NativeBackend().Compile(AddConstant(1), OptionsIn(dir));
+  const uint64_t after_first = native::CompilerInvocations();
+  EXPECT_GT(after_first, before);
+  // Same structure with other constant values: same kernel, no compiler run.
+  const Function other = AddConstant(2);
+  std::unique_ptr<Executable> second = NativeBackend().Compile(other, OptionsIn(dir));
+  EXPECT_EQ(native::CompilerInvocations(), after_first);
+  EXPECT_TRUE(testing::ExecutableMatchesReference(*first, AddConstant(1)));
+  EXPECT_TRUE(testing::ExecutableMatchesReference(*second, other));
+}
+
+TEST(NativeBackendTest, CompilerFailureIsAnErrorWithTheCompilersMessage) {
+  const testing::TempDirectory dir;
+  const NativeBackend broken(native::CompilerConfig{"c++", {"-fno-such-option-for-collage"}});
+  try {
+    broken.Compile(AddConstant(1), OptionsIn(dir));
+    FAIL() << "expected an Error";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("native: compiler failed:"), std::string::npos) << message;
+    EXPECT_NE(message.find("no-such-option-for-collage"), std::string::npos) << message;
+  }
+  const std::vector<CompileResult> results = broken.CompileAll({AddConstant(1), AddConstant(3)}, OptionsIn(dir));
+  ASSERT_EQ(results.size(), 2u);
+  for (const CompileResult& result : results) {
+    EXPECT_EQ(result.executable, nullptr);
+    EXPECT_NE(result.error.find("compiler failed"), std::string::npos) << result.error;
+  }
+}
+
+TEST(NativeBackendTest, MissingCompilerIsAnError) {
+  const testing::TempDirectory dir;
+  const NativeBackend missing(native::CompilerConfig{"/nonexistent/collage-c++", {}});
+  try {
+    missing.Compile(AddConstant(1), OptionsIn(dir));
+    FAIL() << "expected an Error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("could not run the compiler"), std::string::npos) << error.what();
+  }
+}
+
+TEST(NativeBackendTest, ResultsDoNotDependOnTheThreadCount) {
+  const Function function = testing::ParseMainFunction(R"(
+def @main(%x: Tensor[(1, 8, 20, 20), f32], %w: Tensor[(24, 8, 3, 3), f32], %d: Tensor[(10, 24), f32]) {
+  %0 = nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]))
+  %1 = nn.global_avg_pool2d(%0)
+  nn.dense(reshape(%1, newshape=[1, 24]), %d)
+}
+)");
+  for (int threads : {1, 2, 3}) {
+    std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions(threads));
+    EXPECT_TRUE(testing::ExecutableMatchesReference(*executable, function, 7)) << threads << " threads";
+  }
+}
+
+TEST(NativeBackendTest, GroupsWithoutAGeneratorRunThroughTheReferenceKernels) {
+  const Function function = testing::ParseMainFunction(R"(
+def @main(%x: Tensor[(4, 5), f16], %y: Tensor[(4, 5), f32]) {
+  (add(%x, %x), nn.relu(%y))
+}
+)");
+  std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions());
+  EXPECT_TRUE(testing::ExecutableMatchesReference(*executable, function, 3));
+}
+
+TEST(NativeBackendTest, ATupleParameterIsAnError) {
+  const Function function = testing::ParseMainFunction(R"(
+def @main(%t: (Tensor[(2), f32], Tensor[(2), f32])) {
+  add(%t.0, %t.1)
+}
+)");
+  EXPECT_THROW(NativeBackend().Compile(function, testing::NativeTestOptions()), Error);
+}
+
+}  // namespace
+}  // namespace collage

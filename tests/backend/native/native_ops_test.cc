@@ -1,0 +1,178 @@
+// Every registry op, and fused groups of them, compiled by the native backend and compared
+// with the reference interpreter on random inputs. All cases compile in one CompileAll call
+// (a few batched compiler invocations) before the cases run.
+#include <cctype>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "backend/backend_test_util.h"
+#include "backend/native/native_backend.h"
+#include "backend/native/native_test_util.h"
+#include "op/op_registry.h"
+
+namespace collage {
+namespace {
+
+struct OpCase {
+  std::string name;
+  std::string signature;  // the parameters of @main
+  std::string body;       // the statements and the result
+};
+
+const std::vector<OpCase>& Cases() {
+  static const std::vector<OpCase> cases = {
+      // Element-wise and broadcasting.
+      {"relu", "%x: Tensor[(3, 5, 7), f32]", "nn.relu(%x)"},
+      {"leaky_relu", "%x: Tensor[(33), f32]", "nn.leaky_relu(%x, alpha=0.2)"},
+      {"sigmoid_tanh_erf", "%x: Tensor[(4, 9), f32]", "(sigmoid(%x), tanh(%x), erf(%x))"},
+      {"gelu", "%x: Tensor[(2, 17), f32]", "(nn.gelu(%x), nn.gelu(%x, approximate=\"tanh\"))"},
+      {"exp_log_sqrt_rsqrt", "%x: Tensor[(5, 3), f32]",
+       "%0 = add(abs(%x), constant([1], Tensor[(), f32]))\n  (exp(%x), log(%0), sqrt(%0), rsqrt(%0))"},
+      {"abs_negative_rounding", "%x: Tensor[(19), f32]", "(abs(%x), negative(%x), floor(%x), ceil(%x), round(%x))"},
+      {"clip", "%x: Tensor[(2, 3, 4), f32]", "clip(%x, a_min=-0.5, a_max=0.25)"},
+      {"int_ops", "%x: Tensor[(4, 5), i32], %y: Tensor[(5), i32]",
+       "(add(%x, %y), subtract(%x, %y), multiply(%x, %y), maximum(%x, %y), minimum(%x, %y), negative(%x), "
+       "clip(%x, a_min=2.5, a_max=7), abs(%x), power(%x, %y))"},
+      {"i64_relu_and_compare", "%x: Tensor[(6), i64], %y: Tensor[(6), i64]",
+       "(nn.relu(subtract(%x, %y)), equal(%x, %y), not_equal(%x, %y), less(%x, %y), less_equal(%x, %y), "
+       "greater(%x, %y), greater_equal(%x, %y))"},
+      {"logical", "%a: Tensor[(3, 4), bool], %b: Tensor[(4), bool]",
+       "(logical_and(%a, %b), logical_or(%a, %b), logical_not(%a))"},
+      {"broadcast_binary", "%x: Tensor[(2, 1, 5), f32], %y: Tensor[(3, 1), f32]",
+       "(add(%x, %y), subtract(%x, %y), multiply(%x, %y), divide(%x, %y), maximum(%x, %y), minimum(%x, %y))"},
+      {"power", "%x: Tensor[(7), f32], %y: Tensor[(7), f32]", "power(add(abs(%x), constant([0.5], Tensor[(), f32])), %y)"},
+      {"where", "%c: Tensor[(2, 1, 4), bool], %x: Tensor[(3, 4), f32], %y: Tensor[(1), f32]", "where(%c, %x, %y)"},
+      {"cast", "%x: Tensor[(10), f32]",
+       "%0 = multiply(%x, constant([300], Tensor[(), f32]))\n  (cast(%0, dtype=\"i32\"), cast(%0, dtype=\"i8\"), cast(%0, dtype=\"u8\"), "
+       "cast(%x, dtype=\"bool\"), cast(cast(%0, dtype=\"i64\"), dtype=\"f32\"))"},
+      {"copy_dropout", "%x: Tensor[(3, 3), f32]", "(copy(%x), nn.dropout(%x))"},
+      {"bias_add", "%x: Tensor[(2, 3, 4, 5), f32], %b: Tensor[(3), f32]", "nn.bias_add(%x, %b)"},
+      {"batch_norm", "%x: Tensor[(2, 3, 4, 5), f32], %g: Tensor[(3), f32], %b: Tensor[(3), f32], "
+                     "%m: Tensor[(3), f32], %v: Tensor[(3), f32]",
+       "nn.batch_norm(%x, %g, %b, %m, add(abs(%v), constant([0.1], Tensor[(), f32])))"},
+      // Injective.
+      {"reshape_flatten_squeeze_expand", "%x: Tensor[(2, 1, 6), f32]",
+       "(reshape(%x, newshape=[3, 4]), flatten(%x), squeeze(%x, axes=[1]), expand_dims(%x, axes=[0]))"},
+      {"transpose", "%x: Tensor[(2, 3, 5, 7), f32]", "(transpose(%x, axes=[0, 2, 3, 1]), transpose(%x))"},
+      {"broadcast_to", "%x: Tensor[(3, 1), f32]", "broadcast_to(%x, shape=[2, 3, 5])"},
+      {"strided_slice", "%x: Tensor[(5, 9, 4), f32]",
+       "(strided_slice(%x, begin=[1, -2], end=[4, 0], strides=[2, -3], axes=[0, 1]), "
+       "strided_slice(%x, begin=[0, 0, 1], end=[5, 9, 3]))"},
+      {"concatenate", "%x: Tensor[(2, 3, 4), f32], %y: Tensor[(2, 5, 4), f32]", "concatenate(%x, %y, %x, axis=1)"},
+      {"split", "%x: Tensor[(3, 10), f32]", "split(%x, sizes=[3, 0, 7], axis=1)"},
+      {"take", "%x: Tensor[(4, 12, 3), f32], %i: Tensor[(2, 5), i64]", "take(%x, %i, axis=1)"},
+      {"pad_modes", "%x: Tensor[(1, 2, 4, 5), f32]",
+       "(nn.pad(%x, pad_width=[0, 0, 1, 2, 0, 0, 2, 1], pad_value=0.5), "
+       "nn.pad(%x, pad_width=[0, 0, 3, 1, 0, 0, 1, 4], mode=\"edge\"), "
+       "nn.pad(%x, pad_width=[0, 0, 2, 1, 0, 0, 3, 3], mode=\"reflect\"))"},
+      {"image_resize", "%x: Tensor[(1, 2, 4, 5), f32]",
+       "(image.resize2d(%x, size=[7, 9]), image.resize2d(%x, size=[3, 8], method=\"linear\"))"},
+      // Anchors.
+      {"dense", "%x: Tensor[(7, 45), f32], %w: Tensor[(37, 45), f32]", "nn.dense(%x, %w)"},
+      {"dense_single_row", "%x: Tensor[(1, 300), f32], %w: Tensor[(70, 300), f32]", "nn.dense(%x, %w)"},
+      {"dense_3d_bias_gelu", "%x: Tensor[(2, 9, 20), f32], %w: Tensor[(33, 20), f32], %b: Tensor[(33), f32]",
+       "nn.gelu(add(nn.dense(%x, %w), %b))"},
+      {"matmul", "%a: Tensor[(2, 1, 13, 7), f32], %b: Tensor[(3, 7, 40), f32], %v: Tensor[(7), f32]",
+       "(nn.matmul(%a, %b), nn.matmul(%a, %v))"},
+      {"batch_matmul", "%a: Tensor[(3, 10, 300), f32], %b: Tensor[(1, 300, 12), f32], %c: Tensor[(3, 14, 300), f32]",
+       "(nn.batch_matmul(%a, %b), nn.batch_matmul(%a, %c, transpose_b=1))"},
+      {"conv2d_bias_relu", "%x: Tensor[(2, 5, 11, 9), f32], %w: Tensor[(13, 5, 3, 3), f32], %b: Tensor[(13), f32]",
+       "nn.relu(nn.bias_add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]), %b))"},
+      {"conv2d_strided_dilated", "%x: Tensor[(1, 8, 15, 14), f32], %w: Tensor[(16, 8, 3, 5), f32]",
+       "nn.conv2d(%x, %w, strides=[2, 3], padding=[2, 1, 0, 3], dilation=[2, 1])"},
+      {"conv2d_pointwise_residual", "%x: Tensor[(1, 40, 6, 7), f32], %w: Tensor[(40, 40, 1, 1), f32]",
+       "add(nn.conv2d(%x, %w), %x)"},
+      {"conv2d_grouped", "%x: Tensor[(1, 12, 9, 9), f32], %w: Tensor[(18, 4, 3, 3), f32]",
+       "clip(nn.conv2d(%x, %w, padding=[1, 0, 1, 2], groups=3), a_min=-1, a_max=1)"},
+      {"conv2d_depthwise_strided", "%x: Tensor[(2, 6, 10, 11), f32], %w: Tensor[(6, 1, 3, 3), f32]",
+       "nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1], groups=6)"},
+      {"conv2d_transpose", "%x: Tensor[(1, 4, 5, 6), f32], %w: Tensor[(4, 3, 4, 4), f32]",
+       "tanh(nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1]))"},
+      {"conv2d_transpose_grouped", "%x: Tensor[(2, 4, 3, 4), f32], %w: Tensor[(4, 2, 3, 2), f32]",
+       "nn.conv2d_transpose(%x, %w, strides=[2, 1], padding=[0, 1, 1, 0], output_padding=[1, 0], groups=2)"},
+      {"max_pool", "%x: Tensor[(2, 3, 9, 10), f32]",
+       "(nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]), "
+       "nn.max_pool2d(%x, pool_size=[2, 3], strides=[2, 2], ceil_mode=1, dilation=[1, 2]))"},
+      {"avg_pool", "%x: Tensor[(1, 4, 7, 8), f32]",
+       "(nn.avg_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]), "
+       "nn.avg_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], count_include_pad=1, ceil_mode=1))"},
+      {"global_and_adaptive_pools", "%x: Tensor[(2, 3, 7, 5), f32]",
+       "(nn.global_avg_pool2d(%x), nn.global_max_pool2d(%x), nn.adaptive_avg_pool2d(%x, output_size=[3, 2]))"},
+      {"softmax", "%x: Tensor[(4, 6, 5), f32]",
+       "(nn.softmax(%x), nn.softmax(%x, axis=1), nn.log_softmax(%x), nn.log_softmax(%x, axis=0))"},
+      {"layer_norm", "%x: Tensor[(3, 4, 10), f32], %g: Tensor[(10), f32], %b: Tensor[(10), f32]",
+       "nn.layer_norm(%x, %g, %b)"},
+      {"layer_norm_middle_axis", "%x: Tensor[(3, 4, 10), f32], %g: Tensor[(4), f32], %b: Tensor[(4), f32]",
+       "nn.layer_norm(%x, %g, %b, axis=1, epsilon=0.001)"},
+      {"reductions", "%x: Tensor[(3, 4, 5), f32]",
+       "(sum(%x, axis=[1]), mean(%x, axis=[0, 2], keepdims=1), max(%x), min(%x, axis=[-1]), prod(%x, axis=[2]), "
+       "argmax(%x, axis=1), argmin(%x, axis=-1, keepdims=1))"},
+      {"int_reductions", "%x: Tensor[(4, 6), i32]", "(sum(%x, axis=[1]), max(%x, axis=[0]), argmax(%x, axis=1))"},
+      // Fusion shapes.
+      {"elementwise_chain_multiple_users", "%x: Tensor[(16, 33), f32], %y: Tensor[(33), f32]",
+       "%0 = add(%x, %y)\n  %1 = multiply(%0, %0)\n  %2 = sigmoid(%1)\n  %3 = subtract(%2, %0)\n  (%3, %0)"},
+      {"softmax_of_scaled_matmul", "%q: Tensor[(2, 8, 16), f32], %k: Tensor[(2, 8, 16), f32]",
+       "%0 = nn.batch_matmul(%q, %k, transpose_b=1)\n  %1 = multiply(%0, constant([0.25], Tensor[(), f32]))\n  nn.softmax(%1)"},
+      {"conv_transpose_epilogue", "%x: Tensor[(1, 4, 6, 6), f32], %w: Tensor[(8, 4, 3, 3), f32]",
+       "%0 = nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]))\n  transpose(%0, axes=[0, 2, 3, 1])"},
+      {"reduction_prologue", "%x: Tensor[(6, 7), f32]", "mean(exp(%x), axis=[1])"},
+      {"concat_of_convs", "%x: Tensor[(1, 3, 5, 5), f32], %w: Tensor[(4, 3, 1, 1), f32], %v: Tensor[(2, 3, 3, 3), f32]",
+       "concatenate(nn.relu(nn.conv2d(%x, %w)), nn.relu(nn.conv2d(%x, %v, padding=[1, 1, 1, 1])), axis=1)"},
+  };
+  return cases;
+}
+
+void PrintTo(const OpCase& c, std::ostream* os) { *os << c.name; }
+
+Function CaseFunction(const OpCase& c) {
+  return testing::ParseMainFunction("def @main(" + c.signature + ") {\n  " + c.body + "\n}\n");
+}
+
+class NativeOpTest : public ::testing::TestWithParam<OpCase> {
+ public:
+  static void SetUpTestSuite() {
+    std::vector<Function> functions;
+    for (const OpCase& c : Cases()) functions.push_back(CaseFunction(c));
+    std::vector<CompileResult> results = NativeBackend().CompileAll(functions, testing::NativeTestOptions());
+    for (size_t i = 0; i < results.size(); ++i) compiled()[Cases()[i].name] = std::move(results[i]);
+  }
+  static void TearDownTestSuite() { compiled().clear(); }
+
+ protected:
+  static std::map<std::string, CompileResult>& compiled() {
+    static std::map<std::string, CompileResult> results;
+    return results;
+  }
+};
+
+TEST_P(NativeOpTest, MatchesReference) {
+  const OpCase& c = GetParam();
+  CompileResult& result = compiled().at(c.name);
+  ASSERT_NE(result.executable, nullptr) << result.error;
+  const Function function = CaseFunction(c);
+  EXPECT_TRUE(testing::ExecutableMatchesReference(*result.executable, function, 1));
+  EXPECT_TRUE(testing::ExecutableMatchesReference(*result.executable, function, 2));
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, NativeOpTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
+
+// Every op of the registry appears in some case above, so a new op cannot miss a test.
+TEST(NativeOpCoverageTest, EveryRegistryOpIsTested) {
+  std::string all_text;
+  for (const OpCase& c : Cases()) all_text += c.body + "\n";
+  // A call is the op's name not preceded by a name character (so "max(" in "argmax(" does not count).
+  const auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+  for (const OpDef* op : OpRegistry::Global().AllOps()) {
+    bool called = false;
+    for (size_t at = all_text.find(op->name + "("); at != std::string::npos && !called;
+         at = all_text.find(op->name + "(", at + 1)) {
+      called = at == 0 || !is_name_char(all_text[at - 1]);
+    }
+    EXPECT_TRUE(called) << op->name << " has no native test case";
+  }
+}
+
+}  // namespace
+}  // namespace collage

@@ -1,0 +1,25 @@
+// Helpers of the native backend tests: a kernel cache folder inside the build tree (so test
+// runs reuse compiled kernels and never touch the user's cache) and comparison of a compiled
+// executable with the reference interpreter.
+#pragma once
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "backend/backend.h"
+#include "ir/expr.h"
+
+namespace collage::testing {
+
+// COLLAGE_BINARY_DIR/test-cache: the cache_dir native tests compile with.
+std::string NativeTestCacheDir();
+
+CompileOptions NativeTestOptions(int threads = 2);
+
+// Runs `executable` (compiled from `function`) on seeded random inputs and compares with the
+// reference interpreter.
+::testing::AssertionResult ExecutableMatchesReference(Executable& executable, const Function& function,
+                                                      uint64_t seed = 0);
+
+}  // namespace collage::testing

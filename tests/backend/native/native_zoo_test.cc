@@ -1,0 +1,73 @@
+// The CI model zoo compiled as one function by the native backend: its outputs must match
+// both the reference interpreter and torch within 1e-3 x max |output|. Models come from
+// models/export_zoo.py (see tests/frontend/onnx/onnx_zoo_test.cc); the kernel cache lives in
+// the build tree.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "backend/native/native_backend.h"
+#include "frontend/onnx/onnx_importer.h"
+#include "frontend/onnx/onnx_test_support.h"
+#include "interpreter/interpreter.h"
+#include "io/npz.h"
+#include "runtime/invoke_executable.h"
+
+namespace collage {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The outputs of `result` named like the model's outputs.
+NamedTensors Named(const OnnxModel& model, const Value& result) {
+  const std::vector<Tensor> tensors = result.Flatten();
+  NamedTensors named;
+  for (size_t i = 0; i < tensors.size() && i < model.output_names.size(); ++i) {
+    named.emplace_back(model.output_names[i], tensors[i]);
+  }
+  return named;
+}
+
+class NativeZooTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(NativeZooTest, WholeModelMatchesReferenceAndTorch) {
+  const std::string& name = GetParam();
+  const std::filesystem::path dir = testing::ZooCacheDir();
+  if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
+  const std::string base = (dir / name).string();
+  const OnnxModel model = ImportOnnxFile(base + ".onnx");
+  const Function main = model.module.main();
+  const std::vector<Value> args = testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz"));
+
+  CompileOptions options;
+  options.threads = 2;
+  options.cache_dir = std::string(COLLAGE_BINARY_DIR) + "/test-cache";
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<Executable> executable = NativeBackend().Compile(main, options);
+  const double compile_seconds = SecondsSince(start);
+  start = std::chrono::steady_clock::now();
+  const Value result = InvokeExecutable(*executable, main, args);
+  const double run_seconds = SecondsSince(start);
+  std::cout << name << ": native compile " << compile_seconds << " s, first run " << run_seconds << " s" << std::endl;
+
+  EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0)) << "against torch";
+  EXPECT_TRUE(testing::OutputsMatch(model, result, Named(model, Evaluate(main, args)), 1e-3, 0.0))
+      << "against the reference interpreter";
+}
+
+std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+INSTANTIATE_TEST_SUITE_P(ZooSmall, NativeZooTest,
+                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ParamName);
+
+INSTANTIATE_TEST_SUITE_P(ZooLarge, NativeZooTest,
+                         ::testing::Values("resnet50", "resnext50_32x4d", "efficientnet_b0", "densenet121",
+                                           "inception_v3", "vit_b_16", "bert_encoder", "gpt2_decoder"),
+                         ParamName);
+
+}  // namespace
+}  // namespace collage
