@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
 #include "ir/parser.h"
@@ -124,7 +125,7 @@ TEST_F(CliTest, CommandHelpListsItsOptions) {
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.out.rfind("usage: collage run MODEL", 0), 0u) << result.out;
     for (const char* option :
-         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N"}) {
+         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N", "--profile"}) {
       EXPECT_NE(result.out.find(option), std::string::npos) << option;
     }
   }
@@ -154,10 +155,24 @@ TEST_F(CliTest, UnknownBackendListsTheAvailableOnes) {
   EXPECT_TRUE(result.out.empty());
 }
 
-TEST_F(CliTest, BackendsListsTheReferenceInterpreter) {
+TEST_F(CliTest, BackendsListsTheRegistryWithPatternCounts) {
   const CliResult result = Run({"backends"});
   EXPECT_EQ(result.exit_code, 0);
-  EXPECT_EQ(result.out, "reference  interpreter  cpu\n");
+  EXPECT_EQ(result.out.rfind("name       kind         device  patterns\n", 0), 0u) << result.out;
+  EXPECT_NE(result.out.find("\nreference  interpreter  cpu     0\n"), std::string::npos) << result.out;
+  EXPECT_EQ(CountLines(result.out), 1 + static_cast<int>(BackendRegistry::Global().All().size()));
+}
+
+TEST_F(CliTest, RunProfilePrintsEveryPartitionAndTheActivationMemory) {
+  const std::string path = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"run", path, "--backends", "reference", "--profile", "--check"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("partition    backend    ops  runs  mean ms  median ms   share\n", 0), 0u) << result.out;
+  EXPECT_NE(result.out.find("\nreference_0  reference    1     1"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nreference_1  reference    2     1"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\ntotal                     3"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("activation memory: "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
 }
 
 TEST_F(CliTest, MissingModelFileIsAnErrorNamingIt) {
