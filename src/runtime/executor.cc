@@ -93,7 +93,7 @@ Executor::Executor(const Module& module, const BackendRegistry& registry, const 
   auto* arena_bytes = static_cast<std::byte*>(state.arena.raw_data());
   state.slot_tensors.resize(state.plan.slots.size());
   for (size_t i = 0; i < state.plan.slots.size(); ++i) {
-    TensorSlot& slot = state.plan.slots[i];
+    const TensorSlot& slot = state.plan.slots[i];
     if (slot.source == TensorSlot::Source::kConstant) state.slot_tensors[i] = slot.constant;
     if (slot.source == TensorSlot::Source::kActivation) {
       state.slot_tensors[i] =
