@@ -73,4 +73,15 @@ std::vector<std::string> BackendRegistry::Names() const {
   return names;
 }
 
+BackendPtr BackendRegistry::UniversalFallback() const {
+  BackendPtr fallback;
+  for (const BackendPtr& backend : backends_) {
+    if (!backend->runs_every_op()) continue;
+    if (backend->kind() != BackendKind::kInterpreter) return backend;
+    if (!fallback) fallback = backend;
+  }
+  if (!fallback) throw Error("no registered backend runs every op, so nothing can run what the chosen backends leave");
+  return fallback;
+}
+
 }  // namespace collage

@@ -71,6 +71,10 @@ class Backend {
   // Part of every measured cost's key: change it when the generated code or the library changes.
   virtual std::string version() const = 0;
   virtual Layout preferred_layout() const { return Layout::kNCHW; }
+  // True when Compile accepts every type-checked function whose body is op calls (any op,
+  // any shapes), tuples, projections, constants and calls to nested Primitive functions. Such
+  // a backend can be the universal fallback that runs whatever no chosen backend takes.
+  virtual bool runs_every_op() const { return false; }
 
   virtual SupportDeclaration Support() const = 0;
   virtual BackendPerformance Performance() const = 0;
@@ -103,6 +107,10 @@ class BackendRegistry {
   // In registration order.
   const std::vector<BackendPtr>& All() const { return backends_; }
   std::vector<std::string> Names() const;
+  // The backend that runs what no chosen backend takes: the first registered backend that
+  // runs every op and is not an interpreter, else the first that runs every op; throws Error
+  // when no backend runs every op.
+  BackendPtr UniversalFallback() const;
 
  private:
   std::vector<BackendPtr> backends_;

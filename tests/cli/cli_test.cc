@@ -1,6 +1,8 @@
 // End-to-end tests of the collage command-line tool: they run the built binary (its path
 // is in COLLAGE_CLI, which ctest sets) and check exit codes, output text and files.
 #include <gtest/gtest.h>
+
+#include <regex>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
 #include "ir/parser.h"
@@ -124,7 +127,7 @@ TEST_F(CliTest, CommandHelpListsItsOptions) {
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.out.rfind("usage: collage run MODEL", 0), 0u) << result.out;
     for (const char* option :
-         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N"}) {
+         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N", "--profile"}) {
       EXPECT_NE(result.out.find(option), std::string::npos) << option;
     }
   }
@@ -150,14 +153,31 @@ TEST_F(CliTest, BadUsageExitsWithTwo) {
 TEST_F(CliTest, UnknownBackendListsTheAvailableOnes) {
   const std::string model = WriteModel("m.cir", kTupleModel);
   const CliResult result = Run({"run", model, "--backends", "reference,tvm"});
-  ExpectUsageError(result, "unknown backend 'tvm' (available: reference)");
+  std::string available;
+  for (const std::string& name : BackendRegistry::Global().Names()) available += (available.empty() ? "" : ", ") + name;
+  ExpectUsageError(result, "unknown backend 'tvm' (available: " + available + ")");
   EXPECT_TRUE(result.out.empty());
 }
 
-TEST_F(CliTest, BackendsListsTheReferenceInterpreter) {
+TEST_F(CliTest, BackendsListsTheRegistryWithPatternCounts) {
   const CliResult result = Run({"backends"});
   EXPECT_EQ(result.exit_code, 0);
-  EXPECT_EQ(result.out, "reference  interpreter  cpu\n");
+  // Columns are as wide as their longest entry, which depends on the backends of the build.
+  EXPECT_TRUE(std::regex_search(result.out, std::regex("^name +kind +device +patterns\n"))) << result.out;
+  EXPECT_TRUE(std::regex_search(result.out, std::regex("\nreference +interpreter +cpu +0\n"))) << result.out;
+  EXPECT_EQ(CountLines(result.out), 1 + static_cast<int>(BackendRegistry::Global().All().size()));
+}
+
+TEST_F(CliTest, RunProfilePrintsEveryPartitionAndTheActivationMemory) {
+  const std::string path = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"run", path, "--backends", "reference", "--profile", "--check"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("partition    backend    ops  runs  mean ms  median ms   share\n", 0), 0u) << result.out;
+  EXPECT_NE(result.out.find("\nreference_0  reference    1     1"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nreference_1  reference    2     1"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\ntotal                     3"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("activation memory: "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
 }
 
 TEST_F(CliTest, MissingModelFileIsAnErrorNamingIt) {

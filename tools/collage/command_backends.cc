@@ -1,26 +1,34 @@
-// `collage backends`: one line per available backend: name, kind, device.
+// `collage backends`: one line per backend of BackendRegistry::Global(): name, kind, device
+// and the number of patterns in its pattern table, under a header line.
 #include <iostream>
 
-#include "available_backends.h"
+#include "backend/backend.h"
 #include "commands.h"
 
 namespace collage::cli {
 
-CommandSpec BackendsCommandSpec() { return {"backends", "", "list the available backends: name, kind, device", {}}; }
+CommandSpec BackendsCommandSpec() {
+  return {"backends", "", "list the available backends: name, kind, device, number of patterns", {}};
+}
 
 int RunBackendsCommand(const ParsedArguments& arguments) {
-  size_t name_width = 0;
-  size_t kind_width = 0;
-  for (const BackendDescription& backend : AvailableBackends()) {
-    name_width = std::max(name_width, backend.name.size());
-    kind_width = std::max(kind_width, backend.kind.size());
+  std::vector<std::vector<std::string>> lines = {{"name", "kind", "device", "patterns"}};
+  for (const BackendPtr& backend : BackendRegistry::Global().All()) {
+    lines.push_back({backend->name(), BackendKindName(backend->kind()), DeviceName(backend->device()),
+                     std::to_string(backend->Support().patterns.size())});
   }
-  for (const BackendDescription& backend : AvailableBackends()) {
-    std::string name = backend.name;
-    std::string kind = backend.kind;
-    name.resize(name_width, ' ');
-    kind.resize(kind_width, ' ');
-    std::cout << name << "  " << kind << "  " << backend.device << "\n";
+  std::vector<size_t> widths(lines[0].size(), 0);
+  for (const auto& line : lines) {
+    for (size_t column = 0; column < line.size(); ++column) widths[column] = std::max(widths[column], line[column].size());
+  }
+  for (const auto& line : lines) {
+    std::string text;
+    for (size_t column = 0; column < line.size(); ++column) {
+      std::string cell = line[column];
+      if (column + 1 < line.size()) cell.resize(widths[column], ' ');
+      text += (column == 0 ? "" : "  ") + cell;
+    }
+    std::cout << text << "\n";
   }
   return 0;
 }

@@ -1,7 +1,8 @@
 // `collage run MODEL ...`: runs @main once on seeded random inputs or the arrays of an
-// .npz file, prints each output's type and a summary, optionally writes the outputs and
-// checks them against the reference interpreter. With --plan, runs the partitioned model
-// of a plan made for MODEL by `collage partition -o`.
+// .npz file through the executor, placed greedily on the listed backends (the universal
+// fallback runs the rest) or as the plan of `collage partition -o` says (--plan); prints each
+// output's type and a summary, optionally the per-partition profile, writes the outputs and
+// checks them against the reference interpreter.
 #include <iostream>
 #include <thread>
 
@@ -14,15 +15,29 @@
 #include "named_values.h"
 #include "plan_file.h"
 #include "runtime/compare.h"
+#include "runtime/executor.h"
+#include "runtime/greedy_placement.h"
 #include "tensor_summary.h"
 
 namespace collage::cli {
 namespace {
 
-// Runs `function` with the listed backends. Only the reference interpreter exists so far.
+// Runs `function` through the executor, placed greedily on `backends` in priority order
+// (an already partitioned function keeps its partitions). With `profile`, prints the
+// per-partition timings and the activation memory.
 Value RunOnBackends(const Function& function, const std::vector<Value>& arguments,
-                    const std::vector<std::string>& backends, uint64_t threads) {
-  return Evaluate(function, arguments);
+                    const std::vector<std::string>& backends, uint64_t threads, bool profile = false) {
+  const BackendRegistry& registry = BackendRegistry::Global();
+  ExecutorOptions options;
+  options.compile.threads = static_cast<int>(threads);
+  options.profile = profile;
+  Executor executor(PlaceGreedy(Module(function), backends, registry), registry, options);
+  Value result = executor.Run(arguments);
+  if (profile) {
+    std::cout << executor.profiler()->Table() << "activation memory: " << executor.memory_plan().arena_bytes
+              << " bytes planned, " << executor.memory_plan().total_bytes << " bytes without reuse\n";
+  }
+  return result;
 }
 
 }  // namespace
@@ -32,13 +47,16 @@ CommandSpec RunCommandSpec() {
           "MODEL",
           "run the model once and print its outputs",
           {
-              {{"--backends"}, "B1,B2,...", "backends to run on (default: reference; see `collage backends`)"},
+              {{"--backends"}, "B1,B2,...",
+               "backends in priority order, greedily placed; the rest runs on the fallback (default: reference; "
+               "see `collage backends`)"},
               {{"--threads"}, "N", "worker threads for the backends (default: number of cores)"},
               {{"--seed"}, "S", "seed of the random inputs (default: 0)"},
               {{"--inputs"}, "IN.npz", "take the inputs from IN.npz, one array per parameter name"},
               {{"--outputs"}, "OUT.npz", "write the outputs to OUT.npz (\"output\" or \"output0\", ...)"},
               {{"--check"}, "", "compare every output with the reference interpreter; exit 1 on mismatch"},
               {{"--plan"}, "PLAN", "run the placement of PLAN (`collage partition -o`), made for this MODEL"},
+              {{"--profile"}, "", "print the time of each partition and the activation memory"},
           }};
 }
 
@@ -65,7 +83,7 @@ int RunRunCommand(const ParsedArguments& arguments) {
     backends = plan.backends;
     placed = plan.module.main();
   }
-  const Value result = RunOnBackends(placed, inputs, backends, threads);
+  const Value result = RunOnBackends(placed, inputs, backends, threads, arguments.Has("--profile"));
   const NamedTensors outputs = NameOutputs(result);
   for (const auto& [name, tensor] : outputs) {
     std::cout << name << ": " << TypeToString(TensorType(tensor.dtype(), tensor.shape())) << "  "

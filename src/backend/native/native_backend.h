@@ -18,6 +18,8 @@ class NativeBackend final : public Backend {
 
   std::string name() const override { return "native"; }
   BackendKind kind() const override { return BackendKind::kCodeGenerator; }
+  // FuseOps runs inside Compile, so any function of op calls compiles: the universal fallback.
+  bool runs_every_op() const override { return true; }
   std::string version() const override;
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;

@@ -11,6 +11,7 @@ class ReferenceBackend final : public Backend {
   std::string name() const override { return "reference"; }
   BackendKind kind() const override { return BackendKind::kInterpreter; }
   std::string version() const override { return "1"; }
+  bool runs_every_op() const override { return true; }
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;
   std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "ir/type_inference.h"
+#include "pass/byoc/merge_composite.h"
 #include "pass/outline_groups.h"
 
 namespace collage {
@@ -117,10 +118,12 @@ Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order)
     size_t next_symbol = 0;  // global symbols are unique across the module
     for (const auto& [name, function] : module.functions()) {
       InferType(function);
-      RegionAssignment assignment = AnnotateTarget(function->body, backends);
+      Function merged = MakeFunction(function->params, MergeCompositeInBody(function->body, backends), function->attrs);
+      InferType(merged);
+      RegionAssignment assignment = AnnotateTarget(merged->body, backends);
       MergeCompilerRegions(assignment);
       Function partitioned =
-          MakeFunction(function->params, PartitionGraph(assignment, backends, &next_symbol), function->attrs);
+          MakeFunction(merged->params, PartitionGraph(assignment, backends, &next_symbol), merged->attrs);
       InferType(partitioned);
       result.Add(name, partitioned);
     }

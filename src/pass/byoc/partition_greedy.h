@@ -1,12 +1,12 @@
 // Classic BYOC partitioning, the greedy baseline (DESIGN §7):
+//   MergeComposite        matches of the backends' pattern tables become Composite calls
+//                         (merge_composite.h has the priority rule);
 //   AnnotateTarget        each op call (or Composite call) goes to the first backend, in
 //                         priority order, that supports it; others stay on the host;
 //   MergeCompilerRegions  adjacent calls of the same backend merge into regions as long as
 //                         the region graph stays acyclic;
 //   PartitionGraph        each region becomes a call to a function with Primitive=1,
 //                         Compiler=<backend> and a unique global_symbol.
-// (MergeComposite, which wraps pattern-table matches in Composite functions first, comes
-// with the pattern language.)
 #pragma once
 
 #include <optional>
@@ -33,7 +33,7 @@ void MergeCompilerRegions(RegionAssignment& assignment);
 Expr PartitionGraph(RegionAssignment& assignment, const std::vector<SupportDeclaration>& backends,
                     size_t* next_symbol);
 
-// The three steps over every function of a module.
+// The four steps over every function of a module.
 Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order);
 Pass PartitionFor(SupportDeclaration backend);
 

@@ -1,0 +1,65 @@
+// The model zoo through greedy placement and the executor, outputs within 1e-3 x max |output|
+// of torch's like the interpreter's (onnx_zoo_test.cc):
+//   `--backends reference`: every op call lands in one compiled reference partition;
+//   a test backend taking convolutions and matrix products first, the reference backend
+//   (the fallback) the rest: many partitions, tuple results and real arena reuse.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "frontend/onnx/onnx_importer.h"
+#include "frontend/onnx/onnx_test_support.h"
+#include "runtime/executor.h"
+#include "runtime/greedy_placement.h"
+#include "testing/subset_backend.h"
+
+namespace collage {
+namespace {
+
+class ExecutorZooTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void ExpectPlacementMatchesTorch(const std::vector<std::string>& backends, const BackendRegistry& registry) {
+    const std::string& name = GetParam();
+    const std::filesystem::path dir = testing::ZooCacheDir();
+    if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
+    const std::string base = (dir / name).string();
+    const OnnxModel model = ImportOnnxFile(base + ".onnx");
+
+    ExecutorOptions options;
+    options.compile.threads = 2;
+    Executor executor(PlaceGreedy(model.module, backends, registry), registry, options);
+    const Value result = executor.Run(testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz")));
+    const MemoryPlan& memory = executor.memory_plan();
+    std::cout << name << ": " << executor.num_steps() << " compiled calls, activations " << memory.arena_bytes
+              << " bytes planned of " << memory.total_bytes << " (live bound " << memory.live_bytes_bound << ")"
+              << std::endl;
+    EXPECT_LE(memory.arena_bytes, memory.total_bytes);
+    EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0));
+  }
+};
+
+TEST_P(ExecutorZooTest, GreedyReferencePlacementMatchesTorch) {
+  ExpectPlacementMatchesTorch({"reference"}, BackendRegistry::Global());
+}
+
+TEST_P(ExecutorZooTest, MixedPlacementMatchesTorch) {
+  BackendRegistry registry;
+  registry.Register(BackendRegistry::Global().Get("reference"));
+  registry.Register(std::make_shared<testing::SubsetBackend>(
+      "products", std::set<std::string>{"nn.conv2d", "nn.conv2d_transpose", "nn.dense", "nn.matmul", "nn.batch_matmul"}));
+  ExpectPlacementMatchesTorch({"products"}, registry);
+}
+
+std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+INSTANTIATE_TEST_SUITE_P(ZooSmall, ExecutorZooTest,
+                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ParamName);
+
+INSTANTIATE_TEST_SUITE_P(ZooLarge, ExecutorZooTest,
+                         ::testing::Values("resnet50", "resnext50_32x4d", "efficientnet_b0", "densenet121",
+                                           "inception_v3", "vit_b_16", "bert_encoder", "gpt2_decoder"),
+                         ParamName);
+
+}  // namespace
+}  // namespace collage
