@@ -2,7 +2,9 @@
 // of torch's like the interpreter's (onnx_zoo_test.cc):
 //   `--backends reference`: every op call lands in one compiled reference partition;
 //   a test backend taking convolutions and matrix products first, the reference backend
-//   (the fallback) the rest: many partitions, tuple results and real arena reuse.
+//   (the fallback) the rest: many partitions, tuple results and real arena reuse;
+//   every real backend alone (where it can, the universal fallback elsewhere) and the greedy
+//   mix onednn, openblas, xnnpack, native; backends missing from the build are skipped.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -48,6 +50,25 @@ TEST_P(ExecutorZooTest, MixedPlacementMatchesTorch) {
   registry.Register(std::make_shared<testing::SubsetBackend>(
       "products", std::set<std::string>{"nn.conv2d", "nn.conv2d_transpose", "nn.dense", "nn.matmul", "nn.batch_matmul"}));
   ExpectPlacementMatchesTorch({"products"}, registry);
+}
+
+TEST_P(ExecutorZooTest, RealBackendPlacementsMatchTorch) {
+  const std::vector<std::vector<std::string>> menus = {
+      {"native"}, {"onednn"}, {"openblas"}, {"xnnpack"}, {"onednn", "openblas", "xnnpack", "native"}};
+  for (const std::vector<std::string>& menu : menus) {
+    std::string label;
+    bool built = true;
+    for (const std::string& backend : menu) {
+      label += (label.empty() ? "" : ",") + backend;
+      built = built && BackendRegistry::Global().Find(backend) != nullptr;
+    }
+    if (!built) {
+      std::cout << "skipping --backends " << label << ": not in this build" << std::endl;
+      continue;
+    }
+    SCOPED_TRACE("--backends " + label);
+    ExpectPlacementMatchesTorch(menu, BackendRegistry::Global());
+  }
 }
 
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
