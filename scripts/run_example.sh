@@ -1,33 +1,59 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the collage tool and runs a bundled example model once,
-# checked against the reference interpreter:
+# The main job on a fresh clone: installs what is missing, builds the collage tool, exports a
+# zoo model (random weights, seeded input, torch's outputs), places it on every CPU backend
+# with the Collage partitioner, runs the plan checked against the reference interpreter, and
+# runs the greedy placement for comparison.
 #
-#   scripts/run_example.sh [EXAMPLE]     EXAMPLE: a file under examples/ (default: conv_block.cir)
+#   scripts/run_example.sh [MODEL]     MODEL: a zoo model name (default: mobilenet_v2; see
+#                                      `/usr/bin/python3 models/export_zoo.py --list`) or a
+#                                      text-IR file such as examples/conv_block.cir
 #
-# COLLAGE_BUILD_DIR overrides the build directory (default: build).
+# COLLAGE_BUILD_DIR overrides the build directory (default: build); the model and the plan go
+# to $COLLAGE_CACHE_DIR/zoo (default ~/.cache/collage/zoo).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 case "${1:-}" in
   -h | --help)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
 
-example="examples/${1:-conv_block.cir}"
-if [[ ! -f "$example" ]]; then
-  echo "run_example.sh: no example '$example'; the bundled examples are:" >&2
-  ls examples/*.cir >&2 2>/dev/null || echo "  (none)" >&2
-  exit 1
-fi
-
+model_name="${1:-mobilenet_v2}"
 build_dir="${COLLAGE_BUILD_DIR:-build}"
+zoo_dir="${COLLAGE_CACHE_DIR:-$HOME/.cache/collage}/zoo"
+backends="onednn,openblas,xnnpack,native"  # priority order for the greedy run; native is the fallback
+
 echo "==> setup"
 scripts/setup.sh
 echo "==> configure and build $build_dir/bin/collage"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build_dir" --target collage
-echo "==> $build_dir/bin/collage run $example --check --seed 0"
-"$build_dir/bin/collage" run "$example" --check --seed 0
+collage="$build_dir/bin/collage"
+
+inputs=()
+if [[ -f "$model_name" ]]; then
+  model="$model_name"
+  plan="${TMPDIR:-/tmp}/$(basename "$model").plan"
+else
+  echo "==> export $model_name to $zoo_dir"
+  /usr/bin/python3 models/export_zoo.py --out "$zoo_dir" --models "$model_name"
+  model="$zoo_dir/$model_name.onnx"
+  plan="$zoo_dir/$model_name.plan"
+  inputs=(--inputs "$zoo_dir/$model_name.inputs.npz")
+fi
+
+echo "==> $collage backends"
+"$collage" backends
+# Only the backends this build has (optional libraries may be missing).
+available=$("$collage" backends | awk 'NR > 1 {print $1}' | paste -sd, -)
+backends=$(tr ',' '\n' <<<"$backends" | grep -Fxf <(tr ',' '\n' <<<"$available") | paste -sd, -)
+
+echo "==> $collage partition $model --backends $backends --cost analytic -o $plan"
+"$collage" partition "$model" --backends "$backends" --cost analytic -o "$plan"
+echo "==> $collage run $model --plan $plan --check --profile"
+"$collage" run "$model" --plan "$plan" "${inputs[@]}" --check --profile
+echo "==> greedy placement for comparison: $collage run $model --backends $backends --check"
+"$collage" run "$model" --backends "$backends" "${inputs[@]}" --check
