@@ -13,10 +13,10 @@
 // Then 2 warm-up rounds and N timed rounds, each running every variant once (round-robin, so
 // machine noise hits all variants alike). One Executor::Run, result copy included, is timed.
 // Prints one row per model: median ms [p10-p90] per variant and best single / greedy.
-// OMP_WAIT_POLICY defaults to passive here: interleaving backends whose worker threads spin
-// after a call (OpenMP) lets one variant's idle spinners starve the next one on a small machine.
+// Run it with OMP_WAIT_POLICY=passive: interleaved, the OpenMP workers of one variant keep
+// spinning after its run and starve the next variant's threads on a small machine (libgomp
+// reads the variable when it loads, before main, so the program cannot set it itself).
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -313,7 +313,6 @@ int Main(int argc, char** argv) {
 }  // namespace collage
 
 int main(int argc, char** argv) {
-  setenv("OMP_WAIT_POLICY", "passive", /*overwrite=*/0);  // before any OpenMP runtime starts
   try {
     return collage::Main(argc, argv);
   } catch (const std::exception& error) {
