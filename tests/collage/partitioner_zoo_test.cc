@@ -76,13 +76,11 @@ std::vector<Menu> Menus() {
 class PartitionerZooTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PartitionerZooTest, PartitionedModelKeepsTheOutputs) {
-  const std::string& name = GetParam();
-  const std::filesystem::path dir = testing::ZooCacheDir();
-  if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
-  const OnnxModel model = ImportOnnxFile((dir / (name + ".onnx")).string());
-  const Module simplified = FoldConstant()(SimplifyInference()(model.module));
-  const std::vector<Value> inputs =
-      testing::ArgumentsByName(model, ReadNpz((dir / (name + ".inputs.npz")).string()));
+  std::string why;
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(GetParam(), &why);
+  if (!zoo) GTEST_SKIP() << why;
+  const Module simplified = FoldConstant()(SimplifyInference()(zoo->model.module));
+  const std::vector<Value>& inputs = zoo->arguments;
   const Value expected = Evaluate(simplified.main(), inputs);
 
   for (const Menu& menu : Menus()) {
@@ -109,7 +107,7 @@ TEST_P(PartitionerZooTest, PartitionedModelKeepsTheOutputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ZooSmall, PartitionerZooTest,
-                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ::testing::ValuesIn(testing::SmallZooModels()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

@@ -20,17 +20,6 @@
 namespace collage {
 namespace {
 
-OnnxModel ImportZooModel(const std::string& name, std::string* why) {
-  const std::filesystem::path dir = testing::ZooCacheDir();
-  *why = testing::EnsureZooModelExported(dir, name);
-  if (!why->empty()) return {};
-  return ImportOnnxFile((dir / (name + ".onnx")).string());
-}
-
-std::vector<Value> StoredInputs(const OnnxModel& model, const std::string& name) {
-  return testing::ArgumentsByName(model, ReadNpz((testing::ZooCacheDir() / (name + ".inputs.npz")).string()));
-}
-
 // Max |actual - expected| over every output, relative to max |expected|.
 double RelativeMaxError(const Value& actual, const Value& expected) {
   const std::vector<Tensor> actual_tensors = actual.Flatten();
@@ -50,15 +39,15 @@ class PassesZooTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PassesZooTest, EveryPassKeepsTheOutputs) {
   std::string why;
-  const OnnxModel model = ImportZooModel(GetParam(), &why);
-  if (!why.empty()) GTEST_SKIP() << why;
-  const std::vector<Value> inputs = StoredInputs(model, GetParam());
-  const Value expected = Evaluate(model.module.main(), inputs);
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(GetParam(), &why);
+  if (!zoo) GTEST_SKIP() << why;
+  const std::vector<Value>& inputs = zoo->arguments;
+  const Value expected = Evaluate(zoo->model.module.main(), inputs);
 
   // The imported module is already type-checked, so InferTypePass has nothing to change.
   const std::vector<Pass> pipeline = {SimplifyInference(), FoldConstant(), EliminateCommonSubexpr(),
                                       DeadCodeElimination(), FuseOps()};
-  Module module = model.module;
+  Module module = zoo->model.module;
   for (const Pass& pass : pipeline) {
     module = pass(module);
     const Value actual = Evaluate(module.main(), inputs);
@@ -68,7 +57,7 @@ TEST_P(PassesZooTest, EveryPassKeepsTheOutputs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ZooSmall, PassesZooTest,
-                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ::testing::ValuesIn(testing::SmallZooModels()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // The Primitive groups of @main after SimplifyInference, FoldConstant and FuseOps.
@@ -92,9 +81,9 @@ class FusedGroupCountTest : public ::testing::TestWithParam<GroupCountCase> {};
 
 TEST_P(FusedGroupCountTest, MatchesTheArchitecture) {
   std::string why;
-  const OnnxModel model = ImportZooModel(GetParam().model, &why);
-  if (!why.empty()) GTEST_SKIP() << why;
-  EXPECT_EQ(FusedGroupCount(model.module), GetParam().expected_groups);
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(GetParam().model, &why);
+  if (!zoo) GTEST_SKIP() << why;
+  EXPECT_EQ(FusedGroupCount(zoo->model.module), GetParam().expected_groups);
 }
 
 // resnet50 (torch exports each conv with its batch norm already folded into weights + bias):

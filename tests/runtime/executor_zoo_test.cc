@@ -22,21 +22,20 @@ class ExecutorZooTest : public ::testing::TestWithParam<std::string> {
  protected:
   void ExpectPlacementMatchesTorch(const std::vector<std::string>& backends, const BackendRegistry& registry) {
     const std::string& name = GetParam();
-    const std::filesystem::path dir = testing::ZooCacheDir();
-    if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
-    const std::string base = (dir / name).string();
-    const OnnxModel model = ImportOnnxFile(base + ".onnx");
+    std::string why;
+    const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(name, &why);
+    if (!zoo) GTEST_SKIP() << why;
 
     ExecutorOptions options;
     options.compile.threads = 2;
-    Executor executor(PlaceGreedy(model.module, backends, registry), registry, options);
-    const Value result = executor.Run(testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz")));
+    Executor executor(PlaceGreedy(zoo->model.module, backends, registry), registry, options);
+    const Value result = executor.Run(zoo->arguments);
     const MemoryPlan& memory = executor.memory_plan();
     std::cout << name << ": " << executor.num_steps() << " compiled calls, activations " << memory.arena_bytes
               << " bytes planned of " << memory.total_bytes << " (live bound " << memory.live_bytes_bound << ")"
               << std::endl;
     EXPECT_LE(memory.arena_bytes, memory.total_bytes);
-    EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0));
+    EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3, 0.0));
   }
 };
 
@@ -74,12 +73,11 @@ TEST_P(ExecutorZooTest, RealBackendPlacementsMatchTorch) {
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(ZooSmall, ExecutorZooTest,
-                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ::testing::ValuesIn(testing::SmallZooModels()),
                          ParamName);
 
 INSTANTIATE_TEST_SUITE_P(ZooLarge, ExecutorZooTest,
-                         ::testing::Values("resnet50", "resnext50_32x4d", "efficientnet_b0", "densenet121",
-                                           "inception_v3", "vit_b_16", "bert_encoder", "gpt2_decoder"),
+                         ::testing::ValuesIn(testing::LargeZooModels()),
                          ParamName);
 
 }  // namespace

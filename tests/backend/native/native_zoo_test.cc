@@ -35,12 +35,12 @@ class NativeZooTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(NativeZooTest, WholeModelMatchesReferenceAndTorch) {
   const std::string& name = GetParam();
-  const std::filesystem::path dir = testing::ZooCacheDir();
-  if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
-  const std::string base = (dir / name).string();
-  const OnnxModel model = ImportOnnxFile(base + ".onnx");
+  std::string why;
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(name, &why);
+  if (!zoo) GTEST_SKIP() << why;
+  const OnnxModel& model = zoo->model;
   const Function main = model.module.main();
-  const std::vector<Value> args = testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz"));
+  const std::vector<Value>& args = zoo->arguments;
 
   CompileOptions options;
   options.threads = 2;
@@ -53,7 +53,7 @@ TEST_P(NativeZooTest, WholeModelMatchesReferenceAndTorch) {
   const double run_seconds = SecondsSince(start);
   std::cout << name << ": native compile " << compile_seconds << " s, first run " << run_seconds << " s" << std::endl;
 
-  EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0)) << "against torch";
+  EXPECT_TRUE(testing::OutputsMatch(model, result, zoo->torch_outputs, 1e-3, 0.0)) << "against torch";
   EXPECT_TRUE(testing::OutputsMatch(model, result, Named(model, Evaluate(main, args)), 1e-3, 0.0))
       << "against the reference interpreter";
 }
@@ -61,12 +61,11 @@ TEST_P(NativeZooTest, WholeModelMatchesReferenceAndTorch) {
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(ZooSmall, NativeZooTest,
-                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ::testing::ValuesIn(testing::SmallZooModels()),
                          ParamName);
 
 INSTANTIATE_TEST_SUITE_P(ZooLarge, NativeZooTest,
-                         ::testing::Values("resnet50", "resnext50_32x4d", "efficientnet_b0", "densenet121",
-                                           "inception_v3", "vit_b_16", "bert_encoder", "gpt2_decoder"),
+                         ::testing::ValuesIn(testing::LargeZooModels()),
                          ParamName);
 
 }  // namespace

@@ -17,17 +17,15 @@ class XnnpackZooTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(XnnpackZooTest, WholeModelMatchesTorch) {
   const std::string& name = GetParam();
-  const std::filesystem::path dir = testing::ZooCacheDir();
-  if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
-  const std::string base = (dir / name).string();
-  const OnnxModel model = ImportOnnxFile(base + ".onnx");
-  const Function main = model.module.main();
+  std::string why;
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(name, &why);
+  if (!zoo) GTEST_SKIP() << why;
+  const Function main = zoo->model.module.main();
   CompileOptions options;
   options.threads = 2;
   const std::unique_ptr<Executable> executable = XnnpackBackend().Compile(main, options);
-  const Value result =
-      InvokeExecutable(*executable, main, testing::ArgumentsByName(model, ReadNpz(base + ".inputs.npz")));
-  EXPECT_TRUE(testing::OutputsMatch(model, result, ReadNpz(base + ".outputs.npz"), 1e-3, 0.0));
+  const Value result = InvokeExecutable(*executable, main, zoo->arguments);
+  EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3, 0.0));
 }
 
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }

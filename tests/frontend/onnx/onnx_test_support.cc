@@ -109,6 +109,29 @@ std::string EnsureZooModelExported(const std::filesystem::path& dir, const std::
   return "";
 }
 
+const std::vector<std::string>& SmallZooModels() {
+  static const std::vector<std::string> models = {"mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2",
+                                                   "resnet18"};
+  return models;
+}
+
+const std::vector<std::string>& LargeZooModels() {
+  static const std::vector<std::string> models = {"resnet50",     "resnext50_32x4d", "efficientnet_b0",
+                                                   "densenet121",  "inception_v3",    "vit_b_16",
+                                                   "bert_encoder", "gpt2_decoder"};
+  return models;
+}
+
+std::optional<ZooCase> LoadZooCase(const std::string& name, std::string* why) {
+  const std::filesystem::path dir = ZooCacheDir();
+  *why = EnsureZooModelExported(dir, name);
+  if (!why->empty()) return std::nullopt;
+  const std::string base = (dir / name).string();
+  ZooCase zoo_case{ImportOnnxFile(base + ".onnx"), {}, ReadNpz(base + ".outputs.npz")};
+  zoo_case.arguments = ArgumentsByName(zoo_case.model, ReadNpz(base + ".inputs.npz"));
+  return zoo_case;
+}
+
 std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& inputs) {
   std::vector<Value> arguments;
   for (const std::string& name : model.input_names) {

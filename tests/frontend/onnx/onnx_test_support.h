@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,6 +33,22 @@ std::filesystem::path ZooCacheDir();
 // /usr/bin/python3 models/export_zoo.py when torch is importable; returns why not otherwise
 // (empty on success).
 std::string EnsureZooModelExported(const std::filesystem::path& dir, const std::string& name);
+
+// The zoo models small enough for the default test run (label zoo) and the large ones (label
+// extended), as models/zoo_models.py names them.
+const std::vector<std::string>& SmallZooModels();
+const std::vector<std::string>& LargeZooModels();
+
+// One exported zoo model: imported, with its stored input as @main's arguments and torch's
+// outputs for that input.
+struct ZooCase {
+  OnnxModel model;
+  std::vector<Value> arguments;
+  NamedTensors torch_outputs;
+};
+// Exports the model first if needed (EnsureZooModelExported); nullopt with `why` set when it
+// cannot be had.
+std::optional<ZooCase> LoadZooCase(const std::string& name, std::string* why);
 
 // The arguments of `model`'s @main in parameter order, taken from `inputs` by ONNX input name.
 std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& inputs);

@@ -24,35 +24,31 @@ class OnnxZooTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OnnxZooTest, ReferenceInterpreterMatchesTorch) {
   const std::string& name = GetParam();
-  const std::filesystem::path dir = testing::ZooCacheDir();
-  if (const std::string why = testing::EnsureZooModelExported(dir, name); !why.empty()) GTEST_SKIP() << why;
-  const std::string base = (dir / name).string();
-
+  std::string why;
   auto start = std::chrono::steady_clock::now();
-  const OnnxModel model = ImportOnnxFile(base + ".onnx");
-  const double import_seconds = SecondsSince(start);
-  const NamedTensors inputs = ReadNpz(base + ".inputs.npz");
-  const NamedTensors expected = ReadNpz(base + ".outputs.npz");
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(name, &why);
+  if (!zoo) GTEST_SKIP() << why;
+  const double load_seconds = SecondsSince(start);
 
   start = std::chrono::steady_clock::now();
-  const Value result = Evaluate(model.module.main(), testing::ArgumentsByName(model, inputs));
+  const Value result = Evaluate(zoo->model.module.main(), zoo->arguments);
   const double run_seconds = SecondsSince(start);
-  std::cout << name << ": import " << import_seconds << " s, reference run " << run_seconds << " s" << std::endl;
-  RecordProperty("import_seconds", std::to_string(import_seconds));
+  std::cout << name << ": export (if needed) and import " << load_seconds << " s, reference run " << run_seconds
+            << " s" << std::endl;
+  RecordProperty("import_seconds", std::to_string(load_seconds));
   RecordProperty("reference_run_seconds", std::to_string(run_seconds));
 
-  EXPECT_TRUE(testing::OutputsMatch(model, result, expected, 1e-3, 0.0));
+  EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3, 0.0));
 }
 
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(ZooSmall, OnnxZooTest,
-                         ::testing::Values("mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"),
+                         ::testing::ValuesIn(testing::SmallZooModels()),
                          ParamName);
 
 INSTANTIATE_TEST_SUITE_P(ZooLarge, OnnxZooTest,
-                         ::testing::Values("resnet50", "resnext50_32x4d", "efficientnet_b0", "densenet121",
-                                           "inception_v3", "vit_b_16", "bert_encoder", "gpt2_decoder"),
+                         ::testing::ValuesIn(testing::LargeZooModels()),
                          ParamName);
 
 }  // namespace
