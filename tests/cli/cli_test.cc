@@ -1,13 +1,13 @@
 // End-to-end tests of the collage command-line tool: they run the built binary (its path
 // is in COLLAGE_CLI, which ctest sets) and check exit codes, output text and files.
 #include <gtest/gtest.h>
-
-#include <regex>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -162,9 +162,19 @@ TEST_F(CliTest, UnknownBackendListsTheAvailableOnes) {
 TEST_F(CliTest, BackendsListsTheRegistryWithPatternCounts) {
   const CliResult result = Run({"backends"});
   EXPECT_EQ(result.exit_code, 0);
-  // Columns are as wide as their longest entry, which depends on the backends of the build.
-  EXPECT_TRUE(std::regex_search(result.out, std::regex("^name +kind +device +patterns\n"))) << result.out;
-  EXPECT_TRUE(std::regex_search(result.out, std::regex("\nreference +interpreter +cpu +0\n"))) << result.out;
+  // Columns are as wide as their longest entry, which depends on the backends of the build, so
+  // lines are compared word by word.
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    rows.emplace_back(std::istream_iterator<std::string>(words), std::istream_iterator<std::string>());
+  }
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"name", "kind", "device", "patterns"})) << result.out;
+  EXPECT_NE(std::find(rows.begin(), rows.end(), std::vector<std::string>{"reference", "interpreter", "cpu", "0"}),
+            rows.end())
+      << result.out;
   EXPECT_EQ(CountLines(result.out), 1 + static_cast<int>(BackendRegistry::Global().All().size()));
 }
 
