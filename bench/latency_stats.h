@@ -34,8 +34,9 @@ struct LatencySummary {
   double p90 = std::nan("");
 };
 
-inline LatencySummary Summarize(const std::vector<double>& milliseconds) {
-  return {Quantile(milliseconds, 0.5), Quantile(milliseconds, 0.1), Quantile(milliseconds, 0.9)};
+// The median and the 10th / 90th percentiles of timings in any one unit.
+inline LatencySummary Summarize(const std::vector<double>& samples) {
+  return {Quantile(samples, 0.5), Quantile(samples, 0.1), Quantile(samples, 0.9)};
 }
 
 }  // namespace collage::bench

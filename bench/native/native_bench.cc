@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../latency_stats.h"
 #include "backend/native/native_backend.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "io/npz.h"
@@ -30,15 +31,8 @@ using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-struct Summary {
-  double median, low, high;  // median and the 10th / 90th percentiles
-};
-
-Summary Summarize(std::vector<double> samples) {
-  std::sort(samples.begin(), samples.end());
-  const auto at = [&](double q) { return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1))]; };
-  return {at(0.5), at(0.1), at(0.9)};
-}
+using Summary = bench::LatencySummary;  // median and the 10th / 90th percentiles
+using bench::Summarize;
 
 Expr Scalar(float value) { return MakeConstant(Tensor::FromVector<float>({value}, {})); }
 
@@ -88,9 +82,9 @@ void BenchElementwise(int threads) {
   std::printf("elementwise chain of 8 ops over %lld floats, %d thread(s), %d interleaved runs\n",
               static_cast<long long>(kCount), threads, kRuns);
   std::printf("  native kernel: median %.3f ms (p10 %.3f, p90 %.3f) = %.2f GB/s\n", kernel.median * 1e3,
-              kernel.low * 1e3, kernel.high * 1e3, bytes / kernel.median / 1e9);
+              kernel.p10 * 1e3, kernel.p90 * 1e3, bytes / kernel.median / 1e9);
   std::printf("  memcpy:        median %.3f ms (p10 %.3f, p90 %.3f) = %.2f GB/s\n", copy_summary.median * 1e3,
-              copy_summary.low * 1e3, copy_summary.high * 1e3, bytes / copy_summary.median / 1e9);
+              copy_summary.p10 * 1e3, copy_summary.p90 * 1e3, bytes / copy_summary.median / 1e9);
   std::printf("  native / memcpy bandwidth: %.0f%%\n", 100.0 * copy_summary.median / kernel.median);
 }
 
@@ -140,7 +134,7 @@ void BenchModel(const std::string& name, int threads, int runs) {
   }
   const Summary summary = Summarize(samples);
   std::printf("%-16s median %8.2f ms (p10 %8.2f, p90 %8.2f) over %d runs, %d threads; compile %.1f s\n", name.c_str(),
-              summary.median * 1e3, summary.low * 1e3, summary.high * 1e3, runs, threads, compile_seconds);
+              summary.median * 1e3, summary.p10 * 1e3, summary.p90 * 1e3, runs, threads, compile_seconds);
 }
 
 }  // namespace
