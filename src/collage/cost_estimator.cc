@@ -41,17 +41,34 @@ Cost MockCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePart
 }
 
 Cost CostCache::Lookup(const Function& function, const std::string& backend, const std::function<Cost()>& compute) {
-  auto& bucket = entries_[{StructuralHash(function), backend}];
-  for (const auto& [cached_function, cost] : bucket) {
+  if (const std::optional<Cost> cached = Find(function, backend)) return *cached;
+  ++misses_;
+  const Cost cost = compute();
+  Insert(function, backend, cost);
+  return cost;
+}
+
+std::optional<Cost> CostCache::Find(const Function& function, const std::string& backend) {
+  auto found = entries_.find({StructuralHash(function), backend});
+  if (found == entries_.end()) return std::nullopt;
+  for (const auto& [cached_function, cost] : found->second) {
     if (StructuralEqual(cached_function, function, {.compare_constant_values = false})) {
       ++hits_;
       return cost;
     }
   }
-  ++misses_;
-  const Cost cost = compute();
+  return std::nullopt;
+}
+
+void CostCache::Insert(const Function& function, const std::string& backend, Cost cost) {
+  auto& bucket = entries_[{StructuralHash(function), backend}];
+  for (auto& [cached_function, cached_cost] : bucket) {
+    if (StructuralEqual(cached_function, function, {.compare_constant_values = false})) {
+      cached_cost = cost;
+      return;
+    }
+  }
   bucket.emplace_back(function, cost);
-  return cost;
 }
 
 double AnalyticCostEstimator::Flops(const CallNode& call) {

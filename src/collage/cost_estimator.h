@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,12 @@ class CostEstimator {
  public:
   virtual ~CostEstimator() = default;
   virtual Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) = 0;
+  // Called with every candidate of a search before the search asks for costs, so that an
+  // estimator can cost them all at once (batching, parallel compilation, a progress bar).
+  virtual void Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
+    (void)graph;
+    (void)candidates;
+  }
 };
 
 class MockCostEstimator final : public CostEstimator {
@@ -51,6 +58,10 @@ class CostCache {
  public:
   // The cached cost of `function` on `backend`, or the result of `compute`, then cached.
   Cost Lookup(const Function& function, const std::string& backend, const std::function<Cost()>& compute);
+  // The cached cost, or nullopt.
+  std::optional<Cost> Find(const Function& function, const std::string& backend);
+  // Caches `cost`, replacing the cost cached for the same function and backend.
+  void Insert(const Function& function, const std::string& backend, Cost cost);
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
 

@@ -88,6 +88,7 @@ PartitionResult Partition(const Function& function, const std::vector<PartitionS
     spec_names.push_back(spec.name);
     for (CandidatePartition& candidate : spec.AllCandidates(graph)) candidates.push_back(std::move(candidate));
   }
+  estimator.Prepare(graph, candidates);
   const SearchResult search = SearchOptimalPlacement(graph, candidates, estimator, spec_names, options.search);
 
   PartitionResult result;

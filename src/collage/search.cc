@@ -63,8 +63,9 @@ struct DijkstraInput {
   const std::vector<CandidatePartition>& candidates;
   const std::vector<std::vector<size_t>>& starting_at;
   CostEstimator& estimator;
-  // Seconds between two specs (by index in spec_index); unset: no penalty, no spec in the key.
-  std::function<double(const std::string& from, const std::string& to)> transition_penalty;
+  // Seconds for following a candidate of one spec with another candidate; unset: no penalty, no spec in the key.
+  std::function<double(const std::string& from, const CandidatePartition& to, const DataflowGraph& graph)>
+      transition_penalty;
   const std::map<std::string, size_t>* spec_index = nullptr;
   std::function<bool(size_t)> allowed;  // unset: every candidate
 };
@@ -109,7 +110,7 @@ bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResu
         const size_t previous = states[state_index].last_spec;
         const std::string& from =
             previous == kNone ? std::string() : input.candidates[states[state_index].candidate].spec_name();
-        edge += Cost::Seconds(input.transition_penalty(from, candidate.spec_name()));
+        edge += Cost::Seconds(input.transition_penalty(from, candidate, input.graph));
       }
       const Cost cost = states[state_index].cost + edge;
       IndexSet covered = states[state_index].covered | candidate.sub_graph().inside();

@@ -22,9 +22,10 @@
 namespace collage {
 
 struct SearchOptions {
-  // Seconds added when a candidate of spec `to` follows one of spec `from` on the path
-  // ("" as `from` for the first candidate). Unset: no penalty.
-  std::function<double(const std::string& from, const std::string& to)> transition_penalty;
+  // Seconds added when candidate `to` follows a candidate of spec `from` on the path ("" as
+  // `from` for the first candidate). Unset: no penalty.
+  std::function<double(const std::string& from, const CandidatePartition& to, const DataflowGraph& graph)>
+      transition_penalty;
 };
 
 struct SearchStats {

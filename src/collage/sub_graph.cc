@@ -80,11 +80,15 @@ SubGraph SubGraph::WithLabel(const DataflowGraph& graph, std::string label) cons
   return SubGraph(graph, inside_, std::move(label), nested_);
 }
 
-Function SubGraph::Extract(const DataflowGraph& graph, std::unordered_map<size_t, Expr>* inner_of) const {
+Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& options) const {
   std::unordered_map<size_t, Expr> inner;
   std::vector<Var> params;
   for (size_t input : input_.ToVector()) {
     const Expr& expr = graph.node(input).expr;
+    if (options.inline_constant_inputs && expr->kind() == ExprKind::kConstant) {
+      inner[input] = expr;
+      continue;
+    }
     Var param = MakeVar("p" + std::to_string(params.size()), expr->checked_type());
     params.push_back(param);
     inner[input] = param;
@@ -101,8 +105,8 @@ Function SubGraph::Extract(const DataflowGraph& graph, std::unordered_map<size_t
   std::vector<Expr> results;
   for (size_t exit : exit_.ToVector()) results.push_back(inner.at(exit));
   Function function = MakeFunction(params, results.size() == 1 ? results[0] : MakeTuple(results));
-  if (inner_of) {
-    for (size_t index : inside_.ToVector()) (*inner_of)[index] = inner.at(index);
+  if (options.inner_of) {
+    for (size_t index : inside_.ToVector()) (*options.inner_of)[index] = inner.at(index);
   }
   return function;
 }

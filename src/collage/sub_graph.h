@@ -63,11 +63,16 @@ class SubGraph {
   SubGraph WithAttrs(const DataflowGraph& graph, Attrs attrs) const;
   SubGraph WithLabel(const DataflowGraph& graph, std::string label) const;
 
-  // A stand-alone function computing the sub-graph (parameters: the inputs in index order;
-  // result: the exits in index order, a tuple when several), for measurement. Nested
-  // wrappings are not applied. `inner_of`, when given, receives each inside node's
-  // expression in the new body.
-  Function Extract(const DataflowGraph& graph, std::unordered_map<size_t, Expr>* inner_of = nullptr) const;
+  // A stand-alone function computing the sub-graph (parameters: the inputs in index order,
+  // constants among them too unless options.inline_constant_inputs; result: the exits in
+  // index order, a tuple when several). Nested wrappings are not applied.
+  struct ExtractOptions {
+    bool inline_constant_inputs = false;
+    // When set, receives each inside node's expression in the new body.
+    std::unordered_map<size_t, Expr>* inner_of = nullptr;
+  };
+  Function Extract(const DataflowGraph& graph, const ExtractOptions& options) const;
+  Function Extract(const DataflowGraph& graph) const { return Extract(graph, ExtractOptions{}); }
 
   // Identity: inside set and nested wrappings (labels are descriptive only).
   bool operator==(const SubGraph& other) const;

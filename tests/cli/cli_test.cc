@@ -16,6 +16,7 @@
 #include "io/npz.h"
 #include "ir/parser.h"
 #include "ir/structural_equal.h"
+#include "runtime/cost_database.h"
 #include "testing/temp_directory.h"
 
 namespace collage {
@@ -373,9 +374,48 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
 }
 
+TEST_F(CliTest, PartitionWithMeasuredCostsTunesOnceThenReadsTheDatabase) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  const std::string database = directory_.PathOf("costs.sqlite");
+  const std::string plan = directory_.PathOf("m.plan");
+  const std::vector<std::string> partition = {"partition", model,      "--backends", "reference,native", "--cost",
+                                              "measured",  "--db",     database,     "--threads",        "1",
+                                              "-o",        plan};
+  const CliResult cold = Run(partition);
+  ASSERT_EQ(cold.exit_code, 0) << cold.err;
+  EXPECT_NE(cold.out.find(" 0 from the database, "), std::string::npos) << cold.out;
+  EXPECT_EQ(cold.out.find(" 0 measured"), std::string::npos) << cold.out;
+  EXPECT_NE(cold.out.find("; cost database " + database + "\n"), std::string::npos) << cold.out;
+  EXPECT_NE(cold.out.find("\ntransition penalty: inputs copied at "), std::string::npos) << cold.out;
+  EXPECT_NE(ReadFile(plan).find("\n// cost: measured\n"), std::string::npos);
+
+  const CliResult warm = Run(partition);
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_NE(warm.out.find(" 0 measured (0 invalid)"), std::string::npos) << warm.out;
+  EXPECT_EQ(warm.out.find(" 0 from the database, "), std::string::npos) << warm.out;
+
+  const CliResult run = Run({"run", model, "--plan", plan, "--check"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+}
+
+TEST_F(CliTest, TwoTunersSharingOneDatabaseBothFinish) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  const std::string database = directory_.PathOf("shared.sqlite");
+  const std::string tune = Quote(CliPath()) + " partition " + Quote(model) +
+                           " --backends reference,native --cost measured --threads 1 --db " + Quote(database);
+  const std::string both = tune + " > " + Quote(directory_.PathOf("a.out")) + " 2>&1 & a=$!; " + tune + " > " +
+                           Quote(directory_.PathOf("b.out")) + " 2>&1 & b=$!; wait $a; ra=$?; wait $b; rb=$?; " +
+                           "test $ra -eq 0 -a $rb -eq 0";
+  EXPECT_EQ(std::system(both.c_str()), 0) << ReadFile(directory_.PathOf("a.out")) << ReadFile(directory_.PathOf("b.out"));
+  EXPECT_EQ(CostDatabase::Open(database).CheckIntegrity(), "ok");
+  const CliResult warm = Run({"partition", model, "--backends", "reference,native", "--cost", "measured", "--threads",
+                              "1", "--db", database});
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_NE(warm.out.find(" 0 measured (0 invalid)"), std::string::npos) << warm.out;
+}
+
 TEST_F(CliTest, PartitionOptionsNotAvailableYetAreUsageErrors) {
   const std::string model = WriteModel("m.cir", kTupleModel);
-  ExpectUsageError(Run({"partition", model, "--cost", "measured"}), "--cost measured is not available yet");
   ExpectUsageError(Run({"partition", model, "--cost", "guess"}), "--cost expects analytic or measured, got 'guess'");
   ExpectUsageError(Run({"partition", model, "--db", "costs.db"}), "--db (the measured-cost database) needs --cost measured");
   ExpectUsageError(Run({"partition", model, "--search", "graph"}), "--search graph (the evolutionary graph-level search) "

@@ -157,8 +157,8 @@ TEST(SearchTest, TransitionPenaltyFavoursStayingOnOneSpec) {
   EXPECT_EQ(SearchOptimalPlacement(graph, AllCandidates(graph, specs), free_switching, {}).total.seconds(), 3.0);
   MockCostEstimator penalized(costs);
   SearchOptions options;
-  options.transition_penalty = [](const std::string& from, const std::string& to) {
-    return !from.empty() && from != to ? 5.0 : 0.0;
+  options.transition_penalty = [](const std::string& from, const CandidatePartition& to, const DataflowGraph&) {
+    return !from.empty() && from != to.spec_name() ? 5.0 : 0.0;
   };
   const SearchResult result = SearchOptimalPlacement(graph, AllCandidates(graph, specs), penalized, {}, options);
   EXPECT_EQ(result.total.seconds(), 4.0);  // all on a: 1 + 2 + 1

@@ -1,49 +1,34 @@
-// `collage partition MODEL --backends B1,B2,... [--cost analytic] [-o PLAN]`: places every
-// part of the model on the listed backends with the Collage partitioner and prints the
-// placement (one line per partition and the total) and the explain table; -o writes the plan.
+// `collage partition MODEL --backends B1,B2,... [--cost analytic|measured] [--db PATH]
+// [--threads N] [-o PLAN]`: places every part of the model on the listed backends with the
+// Collage partitioner and prints the placement (one line per partition and the total) and
+// the explain table; -o writes the plan.
+#include <algorithm>
 #include <iostream>
+#include <map>
+#include <thread>
 
 #include "available_backends.h"
 #include "backend/backend.h"
-#include "collage/partition_spec.h"
-#include "collage/partitioner.h"
 #include "commands.h"
 #include "model_loader.h"
-#include "plan_file.h"
+#include "model_partitioner.h"
 #include "text_file.h"
 
 namespace collage::cli {
 namespace {
 
 constexpr const char* kCommand = "partition";
+// Invalid candidates listed one by one; beyond this, counted per reason.
+constexpr size_t kInvalidListed = 5;
 
-// Phase 1 from the registry: one spec per backend from its declaration, plus the host.
-struct Placement {
-  std::vector<PartitionSpec> specs;
-  std::map<std::string, BackendPerformance> performance;
-};
-
-Placement PlacementFor(const std::vector<std::string>& backends) {
-  Placement placement;
-  for (const std::string& name : backends) {
-    const BackendPtr backend = BackendRegistry::Global().Get(name);
-    placement.specs.push_back(MakePartitionSpec(backend->Support()));
-    placement.performance.emplace(name, backend->Performance());
+PartitionRequest RequestFrom(const ParsedArguments& arguments) {
+  PartitionRequest request;
+  request.cost_model = arguments.Value("--cost").value_or("analytic");
+  if (request.cost_model != "analytic" && request.cost_model != "measured") {
+    throw UsageError("--cost expects analytic or measured, got '" + request.cost_model + "'", kCommand);
   }
-  const PartitionSpec host = MakeHostSpec();
-  placement.performance.emplace(host.backend, BackendPerformance{});  // the host computes nothing: zero cost
-  placement.specs.push_back(host);
-  return placement;
-}
-
-void CheckSupportedOptions(const ParsedArguments& arguments) {
-  const std::string cost = arguments.Value("--cost").value_or("analytic");
-  if (cost == "measured") {
-    throw UsageError("--cost measured is not available yet (it needs the profiler); use --cost analytic", kCommand);
-  }
-  if (cost != "analytic") throw UsageError("--cost expects analytic or measured, got '" + cost + "'", kCommand);
-  if (arguments.Has("--db")) {
-    throw UsageError("--db (the measured-cost database) needs --cost measured, which is not available yet", kCommand);
+  if (arguments.Has("--db") && request.cost_model != "measured") {
+    throw UsageError("--db (the measured-cost database) needs --cost measured", kCommand);
   }
   const std::string search = arguments.Value("--search").value_or("op");
   if (search == "graph") {
@@ -51,14 +36,31 @@ void CheckSupportedOptions(const ParsedArguments& arguments) {
                      kCommand);
   }
   if (search != "op") throw UsageError("--search expects op or graph, got '" + search + "'", kCommand);
+  std::string default_backends;
+  for (const std::string& name : BackendRegistry::Global().Names()) {
+    default_backends += (default_backends.empty() ? "" : ",") + name;
+  }
+  request.backends = ParseBackendList(arguments.Value("--backends").value_or(default_backends), kCommand);
+  request.database_path = arguments.Value("--db").value_or("");
+  request.threads = static_cast<int>(
+      arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
+  request.model_path = arguments.positional;
+  return request;
 }
 
-size_t CountOps(const CandidatePartition& candidate, const DataflowGraph& graph) {
-  size_t ops = 0;
-  for (size_t index : candidate.sub_graph().inside().ToVector()) {
-    if (const auto* call = As<CallNode>(graph.node(index).expr); call && call->op()) ++ops;
+void PrintTuning(const ModelPlacement& placement) {
+  std::cout << "tuning: " << placement.tuning->ToString() << "; cost database " << placement.database_path << "\n";
+  std::cout << "transition penalty: inputs copied at " << placement.copy_bandwidth / 1e9 << " GB/s\n";
+  std::map<std::string, size_t> per_reason;
+  for (size_t i = 0; i < placement.invalid.size(); ++i) {
+    const InvalidCandidate& invalid = placement.invalid[i];
+    if (i < kInvalidListed) std::cout << "  invalid: " << invalid.description << ": " << invalid.reason << "\n";
+    ++per_reason[invalid.reason.substr(0, invalid.reason.find(':'))];
   }
-  return ops;
+  if (placement.invalid.size() > kInvalidListed) {
+    std::cout << "  ... " << placement.invalid.size() - kInvalidListed << " more invalid candidates; by reason:\n";
+    for (const auto& [reason, count] : per_reason) std::cout << "    " << count << "  " << reason << "\n";
+  }
 }
 
 }  // namespace
@@ -69,53 +71,24 @@ CommandSpec PartitionCommandSpec() {
           "place the parts of the model on backends by estimated cost and print the placement",
           {
               {{"--backends"}, "B1,B2,...", "backends to place on (default: every available backend)"},
-              {{"--cost"}, "analytic|measured", "cost model: analytic (default; roofline per backend) or measured (not yet)"},
+              {{"--cost"}, "analytic|measured",
+               "cost model: analytic (default; roofline per backend) or measured (time every candidate)"},
+              {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
+              {{"--threads"}, "N", "threads of every backend, part of the measured costs' key (default: all cores)"},
               {{"--search"}, "op|graph", "op (default: the exact op-level search) or graph (not yet)"},
-              {{"--db"}, "PATH", "measured-cost database (needs --cost measured)"},
               {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"},
           }};
 }
 
 int RunPartitionCommand(const ParsedArguments& arguments) {
-  CheckSupportedOptions(arguments);
-  std::string default_backends;
-  for (const std::string& name : BackendRegistry::Global().Names()) {
-    default_backends += (default_backends.empty() ? "" : ",") + name;
-  }
-  const std::vector<std::string> backends =
-      ParseBackendList(arguments.Value("--backends").value_or(default_backends), kCommand);
+  PartitionRequest request = RequestFrom(arguments);
   const Module model = LoadModel(arguments.positional);
-  Placement placement = PlacementFor(backends);
-  AnalyticCostEstimator estimator(placement.performance);
-  PartitionOptions options;
-  options.explain = true;
-
-  Plan plan{arguments.positional, ModelHash(model), backends, "analytic", {}, 0, Module()};
-  size_t next_symbol = 0;
-  std::string explanations;
-  for (const auto& [name, function] : model.functions()) {
-    const PartitionResult result = Partition(function, placement.specs, estimator, options, &next_symbol);
-    const DataflowGraph graph = DataflowGraph::Create(function->body);
-    std::cout << "@" << name << ": " << result.stats.candidates << " candidates, " << result.stats.states_explored
-              << " search states\n";
-    for (size_t c = 0; c < result.chosen.size(); ++c) {
-      if (result.symbols[c].empty()) continue;
-      const CandidatePartition& chosen = result.chosen[c];
-      const Cost cost = chosen.EstimatedCost(graph, estimator);
-      const PlannedPartition planned{result.symbols[c], chosen.backend(), CountOps(chosen, graph), cost.seconds() * 1e3};
-      std::cout << "  " << planned.symbol << "  " << planned.backend << "  " << planned.ops << " ops ("
-                << ShortLabel(chosen.sub_graph().label(), 48) << ")  " << FormatMilliseconds(cost) << " ms\n";
-      plan.partitions.push_back(planned);
-    }
-    plan.total_ms += result.total.seconds() * 1e3;
-    plan.module.Add(name, result.function);
-    explanations += "\n@" + name + ":\n" + result.explanation->ToString();
-  }
-  std::cout << "total: " << FormatMilliseconds(Cost::Seconds(plan.total_ms * 1e-3)) << " ms estimated, "
-            << plan.partitions.size() << " partitions\n"
-            << explanations;
+  const ModelPlacement placement = PlaceModel(model, request);
+  std::cout << placement.Listing();
+  if (placement.tuning) PrintTuning(placement);
+  std::cout << "partitioning took " << placement.seconds << " s\n";
   if (const std::optional<std::string> output = arguments.Value("--output")) {
-    WriteTextFile(*output, PlanToText(plan));
+    WriteTextFile(*output, PlanToText(placement.plan));
     std::cout << "plan written to " << *output << "\n";
   }
   return 0;

@@ -1,0 +1,199 @@
+#include "tuning/measured_cost_estimator.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "collage/partition_function.h"
+#include "ir/structural_equal.h"
+#include "runtime/device_fingerprint.h"
+#include "support/progress_bar.h"
+
+namespace collage {
+namespace {
+
+// Functions compiled per batch by a code generator before timing (one progress step each).
+constexpr size_t kCompileBatch = 32;
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string HexHash(const Function& function) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016zx", StructuralHash(function));
+  return text;
+}
+
+// "1x64x56x56" for the first parameter's shape, "" without parameters.
+std::string FirstInputShape(const Function& function) {
+  if (function->params.empty()) return "";
+  const TensorTypeNode* tensor = AsTensorType(function->params.front()->checked_type());
+  if (tensor == nullptr) return "";
+  std::string text;
+  for (int64_t dimension : tensor->shape) text += (text.empty() ? "" : "x") + std::to_string(dimension);
+  return text;
+}
+
+}  // namespace
+
+std::string TuningStats::ToString() const {
+  std::ostringstream text;
+  text.precision(3);
+  text << candidates << " candidates, " << distinct << " distinct: " << from_database << " from the database, "
+       << measured << " measured (" << invalid << " invalid) in " << std::fixed << seconds << " s";
+  return text.str();
+}
+
+MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, MeasuredCostOptions options,
+                                             CostDatabase* database)
+    : registry_(registry),
+      options_(std::move(options)),
+      database_(database),
+      device_(DeviceFingerprint()),
+      worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
+              options_.cache_dir) {}
+
+MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const DataflowGraph& graph,
+                                                          const CandidatePartition& candidate,
+                                                          const Function& function) const {
+  (void)graph;
+  Job job;
+  job.function = function;
+  job.backend = registry_.Get(candidate.backend());
+  job.key = CostKey{HexHash(function), job.backend->name(), job.backend->version(), device_, options_.threads};
+  job.description = job.backend->name() + ": " + candidate.sub_graph().label() + " (" + FirstInputShape(function) + ")";
+  return job;
+}
+
+std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
+  if (database_ == nullptr) return std::nullopt;
+  const std::optional<CostRecord> record = database_->Lookup(job.key);
+  if (!record) return std::nullopt;
+  ++stats_.from_database;
+  if (!record->valid) {
+    invalid_.push_back(InvalidCandidate{job.description, record->reason});
+    ++stats_.invalid;
+    return Cost::Invalid();
+  }
+  return Cost::Seconds(record->seconds);
+}
+
+Cost MeasuredCostEstimator::Measure(const Job& job) {
+  MeasurementRequest request{job.backend->name(), job.function, options_.threads, options_.seed, options_.measurement};
+  const size_t starts_before = worker_.starts();
+  const MeasurementReply reply = worker_.Measure(request, options_.timeout_seconds);
+  stats_.worker_starts += worker_.starts() - starts_before;
+  ++stats_.measured;
+  if (!reply.valid) return RecordInvalid(job, reply.reason);
+  if (database_ != nullptr) {
+    const Measurement& m = reply.measurement;
+    CostRecord record;
+    record.seconds = m.seconds;
+    record.median_seconds = m.median_seconds;
+    record.p10_seconds = m.p10_seconds;
+    record.p90_seconds = m.p90_seconds;
+    record.runs = m.runs;
+    record.description = job.description;
+    database_->Store(job.key, record);
+  }
+  return Cost::Seconds(reply.measurement.seconds);
+}
+
+Cost MeasuredCostEstimator::RecordInvalid(const Job& job, const std::string& reason) {
+  ++stats_.invalid;
+  invalid_.push_back(InvalidCandidate{job.description, reason});
+  if (database_ != nullptr) {
+    CostRecord record;
+    record.valid = false;
+    record.reason = reason;
+    record.description = job.description;
+    database_->Store(job.key, record);
+  }
+  return Cost::Invalid();
+}
+
+ProgressBar::Display MeasuredCostEstimator::Display() const {
+  return options_.show_progress ? ProgressBar::Display::kWhenTerminal : ProgressBar::Display::kNever;
+}
+
+void MeasuredCostEstimator::CompileCodeGeneratorsInBatches(std::vector<Job>& pending, std::vector<bool>& done) {
+  // Only a warm-up of the code generators' on-disk caches: a function that fails here is
+  // compiled again, alone, by the worker, which then reports its own error.
+  std::map<std::string, std::vector<size_t>> by_backend;
+  for (size_t j = 0; j < pending.size(); ++j) {
+    if (!done[j] && pending[j].backend->kind() == BackendKind::kCodeGenerator) {
+      by_backend[pending[j].backend->name()].push_back(j);
+    }
+  }
+  size_t total = 0;
+  for (const auto& [name, jobs] : by_backend) total += jobs.size();
+  if (total == 0) return;
+  ProgressBar progress("compiling", total, std::cerr, Display());
+  const CompileOptions compile_options{options_.threads, options_.cache_dir};
+  for (const auto& [name, jobs] : by_backend) {
+    const BackendPtr backend = registry_.Get(name);
+    for (size_t first = 0; first < jobs.size(); first += kCompileBatch) {
+      std::vector<Function> batch;
+      for (size_t j = first; j < std::min(first + kCompileBatch, jobs.size()); ++j) {
+        batch.push_back(pending[jobs[j]].function);
+      }
+      backend->CompileAll(batch, compile_options);
+      progress.Advance(batch.size(), name);
+    }
+  }
+  progress.Finish();
+}
+
+void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Job> pending;
+  for (const CandidatePartition& candidate : candidates) {
+    const Function function = ExtractPartitionFunction(graph, candidate);
+    if (function == nullptr) continue;
+    ++stats_.candidates;
+    if (memo_.Find(function, candidate.backend())) continue;
+    // A placeholder, so that the same function is queued once; replaced below.
+    memo_.Insert(function, candidate.backend(), Cost::Unknown());
+    ++stats_.distinct;
+    pending.push_back(MakeJob(graph, candidate, function));
+  }
+  std::vector<bool> done(pending.size(), false);
+  std::vector<Cost> costs(pending.size(), Cost::Unknown());
+  for (size_t j = 0; j < pending.size(); ++j) {
+    if (std::optional<Cost> cost = Recall(pending[j])) {
+      costs[j] = *cost;
+      done[j] = true;
+    }
+  }
+  CompileCodeGeneratorsInBatches(pending, done);
+  size_t to_measure = 0;
+  for (bool is_done : done) to_measure += is_done ? 0 : 1;
+  ProgressBar progress("measuring", to_measure, std::cerr, Display());
+  for (size_t j = 0; j < pending.size(); ++j) {
+    if (done[j]) continue;
+    costs[j] = Measure(pending[j]);
+    progress.Advance(1, pending[j].description);
+  }
+  progress.Finish();
+  for (size_t j = 0; j < pending.size(); ++j) memo_.Insert(pending[j].function, pending[j].key.backend, costs[j]);
+  stats_.seconds += SecondsSince(start);
+}
+
+Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) {
+  const Function function = ExtractPartitionFunction(graph, candidate);
+  if (function == nullptr) return Cost::Zero();  // the host keeps it
+  return memo_.Lookup(function, candidate.backend(), [&] {
+    const auto start = std::chrono::steady_clock::now();
+    ++stats_.candidates;
+    ++stats_.distinct;
+    const Job job = MakeJob(graph, candidate, function);
+    const std::optional<Cost> recalled = Recall(job);
+    const Cost cost = recalled ? *recalled : Measure(job);
+    stats_.seconds += SecondsSince(start);
+    return cost;
+  });
+}
+
+}  // namespace collage

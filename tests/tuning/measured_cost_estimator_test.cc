@@ -1,0 +1,114 @@
+// Measured tuning end to end on test backends: invalid candidates of failing, hanging and
+// crashing backends do not stop the search, and the cost database makes a second tuning
+// measure nothing.
+#include "tuning/measured_cost_estimator.h"
+
+#include <gtest/gtest.h>
+
+#include "backend/reference/reference_backend.h"
+#include "collage/partition_spec.h"
+#include "collage/partitioner.h"
+#include "collage_test_graphs.h"
+#include "testing/faulty_backends.h"
+#include "testing/temp_directory.h"
+
+namespace collage {
+namespace {
+
+const std::string kTestWorker = std::string(COLLAGE_BINARY_DIR) + "/bin/collage-test-measure-worker";
+
+class MeasuredCostEstimatorTest : public ::testing::Test {
+ protected:
+  MeasuredCostEstimatorTest() {
+    registry_.Register(std::make_shared<ReferenceBackend>());
+    testing::RegisterFaultyBackends(registry_, testing::kFaultyBackendOps);
+  }
+
+  std::vector<PartitionSpec> Specs(const std::vector<std::string>& backends) const {
+    std::vector<PartitionSpec> specs;
+    for (const std::string& name : backends) specs.push_back(MakePartitionSpec(registry_.Get(name)->Support()));
+    specs.push_back(MakeHostSpec());
+    return specs;
+  }
+
+  MeasuredCostOptions Options(int threads = 1) const {
+    MeasuredCostOptions options;
+    options.worker_path = kTestWorker;
+    options.threads = threads;
+    options.timeout_seconds = 0.5;
+    options.measurement.min_runs = options.measurement.max_runs = 2;
+    options.show_progress = false;
+    return options;
+  }
+
+  // The backends of the chosen partitions, host candidates left out.
+  static std::set<std::string> ChosenBackends(const PartitionResult& result) {
+    std::set<std::string> backends;
+    for (size_t c = 0; c < result.chosen.size(); ++c) {
+      if (!result.symbols[c].empty()) backends.insert(result.chosen[c].backend());
+    }
+    return backends;
+  }
+
+  BackendRegistry registry_;
+  testing::TempDirectory directory_;
+};
+
+TEST_F(MeasuredCostEstimatorTest, FailingHangingAndCrashingCandidatesAreInvalidAndTheSearchFinishes) {
+  MeasuredCostEstimator estimator(registry_, Options(), nullptr);
+  const PartitionResult result =
+      Partition(collage_testing::MakeDiamond(), Specs({"failing", "hanging", "crashing", "good"}), estimator);
+  EXPECT_EQ(ChosenBackends(result), std::set<std::string>{"good"});
+  EXPECT_TRUE(result.total.IsKnown());
+  std::set<std::string> reasons;
+  for (const InvalidCandidate& invalid : estimator.invalid()) {
+    const std::string backend = invalid.description.substr(0, invalid.description.find(':'));
+    if (backend == "failing") EXPECT_NE(invalid.reason.find("compiles nothing"), std::string::npos) << invalid.reason;
+    if (backend == "hanging") EXPECT_EQ(invalid.reason, "timed out after 0.5 s");
+    if (backend == "crashing") EXPECT_NE(invalid.reason.find("died: killed by signal"), std::string::npos);
+    reasons.insert(backend);
+  }
+  EXPECT_EQ(reasons, (std::set<std::string>{"failing", "hanging", "crashing"}));
+  EXPECT_EQ(estimator.stats().invalid, estimator.invalid().size());
+  EXPECT_EQ(estimator.stats().measured, estimator.stats().distinct);
+}
+
+TEST_F(MeasuredCostEstimatorTest, ASecondTuningReadsEveryCostFromTheDatabase) {
+  const std::string path = directory_.PathOf("costs.sqlite");
+  const Function model = collage_testing::MakeSkip();
+  const std::vector<PartitionSpec> specs = Specs({"good", "reference", "failing"});
+  CostDatabase database = CostDatabase::Open(path);
+  MeasuredCostEstimator first(registry_, Options(), &database);
+  const PartitionResult tuned = Partition(model, specs, first);
+  ASSERT_GT(first.stats().measured, 0u);
+  EXPECT_EQ(first.stats().from_database, 0u);
+
+  MeasuredCostEstimator second(registry_, Options(), &database);
+  const PartitionResult recalled = Partition(model, specs, second);
+  EXPECT_EQ(second.stats().measured, 0u);
+  EXPECT_EQ(second.stats().from_database, first.stats().distinct);
+  EXPECT_EQ(second.invalid().size(), first.invalid().size());  // invalid ones are remembered, with their reason
+  EXPECT_EQ(recalled.total, tuned.total);
+  EXPECT_EQ(ChosenBackends(recalled), ChosenBackends(tuned));
+
+  // Another thread count is another key: everything is measured again.
+  MeasuredCostEstimator other_threads(registry_, Options(/*threads=*/2), &database);
+  Partition(model, specs, other_threads);
+  EXPECT_EQ(other_threads.stats().from_database, 0u);
+  EXPECT_EQ(other_threads.stats().measured, first.stats().distinct);
+  EXPECT_EQ(database.CheckIntegrity(), "ok");
+}
+
+TEST_F(MeasuredCostEstimatorTest, IdenticalCandidatesAreMeasuredOnce) {
+  // Four identical relu -> tanh blocks in a chain: one distinct function per candidate shape.
+  Var x = MakeVar("x", testing::F32({2, 3}));
+  Expr value = x;
+  for (int block = 0; block < 4; ++block) value = CallOp("tanh", {CallOp("nn.relu", {value})});
+  MeasuredCostEstimator estimator(registry_, Options(), nullptr);
+  Partition(MakeFunction({x}, value), Specs({"good"}), estimator);
+  EXPECT_GT(estimator.stats().candidates, estimator.stats().distinct);
+  EXPECT_EQ(estimator.stats().measured, estimator.stats().distinct);
+}
+
+}  // namespace
+}  // namespace collage

@@ -1,0 +1,80 @@
+// Timing loops: warm-up, count and time budgets, the reported percentile.
+#include "tuning/measurement.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "backend/reference/reference_backend.h"
+#include "testing/graph_builders.h"
+
+namespace collage {
+namespace {
+
+TEST(MeasurementTest, WarmupThenAtLeastMinRunsAndAtMostMaxRuns) {
+  int calls = 0;
+  MeasurementOptions options;
+  options.warmup_runs = 3;
+  options.min_runs = 4;
+  options.max_runs = 6;
+  options.budget_seconds = 0;  // satisfied at once: stop at min_runs
+  Measurement measurement = MeasureRepeatedly([&] { ++calls; }, options);
+  EXPECT_EQ(calls, 7);
+  EXPECT_EQ(measurement.runs, 4);
+
+  calls = 0;
+  options.budget_seconds = 1e9;  // never satisfied: stop at max_runs
+  measurement = MeasureRepeatedly([&] { ++calls; }, options);
+  EXPECT_EQ(calls, 9);
+  EXPECT_EQ(measurement.runs, 6);
+}
+
+TEST(MeasurementTest, TimeBudgetStopsSlowRuns) {
+  MeasurementOptions options;
+  options.warmup_runs = 0;
+  options.min_runs = 2;
+  options.max_runs = 1000;
+  options.budget_seconds = 0.05;
+  const Measurement measurement =
+      MeasureRepeatedly([] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); }, options);
+  EXPECT_GE(measurement.runs, 2);
+  EXPECT_LE(measurement.runs, 10);
+  EXPECT_GE(measurement.median_seconds, 0.009);
+}
+
+TEST(MeasurementTest, ReportedSecondsAreTheConfiguredPercentile) {
+  MeasurementOptions options;
+  options.warmup_runs = 0;
+  options.min_runs = options.max_runs = 5;
+  options.percentile = 1.0;
+  int call = 0;
+  // Runs of 1, 1, 1, 1 and 20 ms: the median is about 1 ms, the maximum about 20 ms.
+  const Measurement measurement = MeasureRepeatedly(
+      [&] { std::this_thread::sleep_for(std::chrono::milliseconds(++call == 5 ? 20 : 1)); }, options);
+  EXPECT_GE(measurement.seconds, 0.019);
+  EXPECT_LT(measurement.median_seconds, 0.015);
+  EXPECT_LE(measurement.p10_seconds, measurement.median_seconds);
+  EXPECT_LE(measurement.median_seconds, measurement.p90_seconds);
+}
+
+TEST(MeasurementTest, BadOptionsAreErrors) {
+  MeasurementOptions options;
+  options.min_runs = 0;
+  EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
+  options.min_runs = 3;
+  options.percentile = 1.5;
+  EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
+}
+
+TEST(MeasurementTest, MeasuresACompiledPartitionOnRandomInputs) {
+  MeasurementOptions options;
+  options.min_runs = options.max_runs = 3;
+  const Measurement measurement =
+      MeasurePartition(ReferenceBackend(), testing::MakeConvBiasRelu(), CompileOptions{}, options, 1);
+  EXPECT_EQ(measurement.runs, 3);
+  EXPECT_GT(measurement.median_seconds, 0);
+}
+
+}  // namespace
+}  // namespace collage
