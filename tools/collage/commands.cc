@@ -7,6 +7,7 @@ const std::vector<Command>& AllCommands() {
       {ImportCommandSpec(), &RunImportCommand},
       {PartitionCommandSpec(), &RunPartitionCommand},
       {RunCommandSpec(), &RunRunCommand},
+      {BenchCommandSpec(), &RunBenchCommand},
       {BackendsCommandSpec(), &RunBackendsCommand},
   };
   return commands;

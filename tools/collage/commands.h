@@ -31,6 +31,9 @@ int RunRunCommand(const ParsedArguments& arguments);
 CommandSpec PartitionCommandSpec();
 int RunPartitionCommand(const ParsedArguments& arguments);
 
+CommandSpec BenchCommandSpec();
+int RunBenchCommand(const ParsedArguments& arguments);
+
 CommandSpec BackendsCommandSpec();
 int RunBackendsCommand(const ParsedArguments& arguments);
 

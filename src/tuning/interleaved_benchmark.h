@@ -1,0 +1,39 @@
+// End-to-end latency of several placements of one model, measured in one process (DESIGN
+// §12 `collage bench`): each variant is compiled once, warmed up, then timed in rounds that
+// run every variant once, in an order rotated from round to round, so that drifting machine
+// load spreads over all variants alike. Every variant runs on the same seeded inputs with
+// the same thread count.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+#include "ir/module.h"
+#include "support/statistics.h"
+
+namespace collage {
+
+struct BenchmarkVariant {
+  std::string name;  // "single:onednn", "greedy", "collage"
+  Module module;     // partitioned: every op call inside a partition for a backend
+};
+
+struct BenchmarkOptions {
+  int threads = 1;
+  uint64_t seed = 0;
+  int warmup_runs = 2;
+  int rounds = 10;
+};
+
+struct VariantLatency {
+  std::string name;
+  LatencySummary milliseconds;
+  std::vector<double> samples;  // milliseconds, one per round
+};
+
+// Throws Error naming the variant when one cannot be compiled or run.
+std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVariant>& variants,
+                                                 const BackendRegistry& registry, const BenchmarkOptions& options);
+
+}  // namespace collage

@@ -1,0 +1,143 @@
+// `collage bench MODEL --backends B1,B2,... [--db PATH] [--repeat N] [--json OUT.json]
+// [--threads N] [--seed S]` (DESIGN §12): tunes the Collage placement with measured costs,
+// then measures in one process, interleaved, the end-to-end latency of single:<b> for every
+// listed backend (b where it can, the universal fallback elsewhere), greedy (classic BYOC in
+// the listed priority order) and collage; prints the medians and the speed-ups, and writes
+// them as JSON.
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <thread>
+
+#include "available_backends.h"
+#include "commands.h"
+#include "json_writer.h"
+#include "model_loader.h"
+#include "model_partitioner.h"
+#include "runtime/greedy_placement.h"
+#include "text_file.h"
+#include "tuning/interleaved_benchmark.h"
+
+namespace collage::cli {
+namespace {
+
+constexpr const char* kCommand = "bench";
+
+const VariantLatency& Find(const std::vector<VariantLatency>& latencies, const std::string& name) {
+  for (const VariantLatency& latency : latencies) {
+    if (latency.name == name) return latency;
+  }
+  throw Error("bench: no variant " + name);
+}
+
+void PrintTable(const std::vector<VariantLatency>& latencies, double collage_ms) {
+  std::cout << std::left << std::setw(22) << "variant" << std::right << std::setw(12) << "median ms" << std::setw(10)
+            << "p10 ms" << std::setw(10) << "p90 ms" << std::setw(14) << "collage gain" << "\n";
+  for (const VariantLatency& latency : latencies) {
+    std::cout << std::left << std::setw(22) << latency.name << std::right << std::fixed << std::setprecision(3)
+              << std::setw(12) << latency.milliseconds.median << std::setw(10) << latency.milliseconds.p10
+              << std::setw(10) << latency.milliseconds.p90 << std::setw(13) << std::setprecision(2)
+              << latency.milliseconds.median / collage_ms << "x\n";
+  }
+  std::cout.unsetf(std::ios::fixed);
+}
+
+}  // namespace
+
+CommandSpec BenchCommandSpec() {
+  return {kCommand,
+          "MODEL",
+          "tune the model, then measure single-backend, greedy and Collage placements end to end",
+          {
+              {{"--backends"}, "B1,B2,...", "backends to compare and place on (default: every available backend)"},
+              {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
+              {{"--repeat"}, "N", "timed runs of every variant, interleaved (default: 10)"},
+              {{"--json"}, "OUT.json", "also write the results as JSON"},
+              {{"--threads"}, "N", "threads of every backend (default: all cores)"},
+              {{"--seed"}, "S", "seed of the random inputs (default: 0)"},
+          }};
+}
+
+int RunBenchCommand(const ParsedArguments& arguments) {
+  std::string default_backends;
+  for (const std::string& name : BackendRegistry::Global().Names()) {
+    default_backends += (default_backends.empty() ? "" : ",") + name;
+  }
+  PartitionRequest request;
+  request.model_path = arguments.positional;
+  request.backends = ParseBackendList(arguments.Value("--backends").value_or(default_backends), kCommand);
+  request.cost_model = "measured";
+  request.database_path = arguments.Value("--db").value_or("");
+  request.threads = static_cast<int>(
+      arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
+  BenchmarkOptions options;
+  options.threads = request.threads;
+  options.rounds = static_cast<int>(arguments.UnsignedValue("--repeat", 10, 1, 100000));
+  options.seed = arguments.UnsignedValue("--seed", 0);
+
+  const Module model = LoadModel(arguments.positional);
+  const ModelPlacement placement = PlaceModel(model, request);
+  std::cout << "tuning: " << placement.tuning->ToString() << "\n";
+
+  const BackendRegistry& registry = BackendRegistry::Global();
+  std::vector<BenchmarkVariant> variants;
+  for (const std::string& backend : request.backends) {
+    variants.push_back({"single:" + backend, PlaceGreedy(model, std::vector<std::string>{backend}, registry)});
+  }
+  variants.push_back({"greedy", PlaceGreedy(model, request.backends, registry)});
+  variants.push_back({"collage", PlaceGreedy(placement.plan.module, request.backends, registry)});
+  std::cout << "measuring " << variants.size() << " variants: " << options.rounds << " interleaved rounds after "
+            << options.warmup_runs << " warm-up runs each, " << options.threads << " threads\n";
+  const std::vector<VariantLatency> latencies = BenchmarkInterleaved(variants, registry, options);
+
+  const double collage_ms = Find(latencies, "collage").milliseconds.median;
+  const double greedy_ms = Find(latencies, "greedy").milliseconds.median;
+  std::string best_single;
+  double best_single_ms = INFINITY;
+  for (const std::string& backend : request.backends) {
+    const double median = Find(latencies, "single:" + backend).milliseconds.median;
+    if (median < best_single_ms) {
+      best_single_ms = median;
+      best_single = "single:" + backend;
+    }
+  }
+  const double additive_error = (collage_ms - placement.plan.total_ms) / collage_ms;
+  PrintTable(latencies, collage_ms);
+  std::cout << std::setprecision(3) << "collage vs best single (" << best_single << "): " << best_single_ms / collage_ms
+            << "x, vs greedy: " << greedy_ms / collage_ms << "x\n"
+            << "collage: " << placement.plan.partitions.size() << " partitions, estimated " << placement.plan.total_ms
+            << " ms, measured " << collage_ms << " ms (additive error " << std::showpos << additive_error * 100
+            << std::noshowpos << "%)\n";
+
+  if (const std::optional<std::string> json_path = arguments.Value("--json")) {
+    JsonObject latency_ms, spread_ms;
+    for (const VariantLatency& latency : latencies) {
+      latency_ms.Set(latency.name, latency.milliseconds.median);
+      spread_ms.Set(latency.name, JsonObject()
+                                      .Set("p10", latency.milliseconds.p10)
+                                      .Set("p90", latency.milliseconds.p90));
+    }
+    JsonObject json;
+    json.Set("model", arguments.positional)
+        .Set("threads", static_cast<int64_t>(options.threads))
+        .Set("latency_ms", std::move(latency_ms))
+        .Set("speedup", JsonObject()
+                            .Set("collage_vs_best_single", best_single_ms / collage_ms)
+                            .Set("collage_vs_greedy", greedy_ms / collage_ms))
+        .Set("tuning_s", placement.seconds)
+        .Set("partitions", static_cast<int64_t>(placement.plan.partitions.size()))
+        .Set("repeat", static_cast<int64_t>(options.rounds))
+        .Set("best_single", best_single)
+        .Set("spread_ms", std::move(spread_ms))
+        .Set("collage_estimated_ms", placement.plan.total_ms)
+        .Set("additive_error", additive_error)
+        .Set("measured_candidates", static_cast<int64_t>(placement.tuning->measured))
+        .Set("cost_database", placement.database_path);
+    WriteTextFile(*json_path, json.ToString() + "\n");
+    std::cout << "results written to " << *json_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace collage::cli
