@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collage/coalesce_partitions.h"
 #include "collage/cost_estimator.h"
 #include "collage/explain.h"
 #include "collage/partition_rule.h"
@@ -37,7 +38,25 @@ struct PartitionResult {
   std::optional<Explanation> explanation;
 };
 
-// Runs InferType first when the function is not typed. `next_symbol` numbers the global
+// Phases 2 and 3 over one function, before the rewrite: its dataflow graph, every spec's
+// candidates, the search's answer and the chosen candidates (coalesced when asked, checked
+// acyclic). Runs InferType first when the function is not typed.
+struct OpLevelPlacement {
+  DataflowGraph graph;
+  std::vector<CandidatePartition> candidates;
+  SearchResult search;
+  std::vector<CandidatePartition> chosen;
+};
+OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<PartitionSpec>& specs,
+                              CostEstimator& estimator, const PartitionOptions& options = {});
+
+// Phase 4 for `chosen` (a valid, acyclic placement over `placement.graph`), with the op-level
+// totals, statistics and, when options.explain, the op-level explanation.
+PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacement& placement,
+                                 std::vector<CandidatePartition> chosen, CostEstimator& estimator,
+                                 const PartitionOptions& options, size_t* next_symbol);
+
+// PlaceOpLevel then OutlinePlacement of its choice. `next_symbol` numbers the global
 // symbols (shared across the functions of a module).
 PartitionResult Partition(const Function& function, const std::vector<PartitionSpec>& specs, CostEstimator& estimator,
                           const PartitionOptions& options = {}, size_t* next_symbol = nullptr);
@@ -45,8 +64,5 @@ PartitionResult Partition(const Function& function, const std::vector<PartitionS
 // Partition over every function of a module.
 Pass CollagePartition(std::vector<PartitionSpec> specs, std::shared_ptr<CostEstimator> estimator,
                       PartitionOptions options = {});
-
-// True when contracting each group (sets of nodes) to one node leaves the graph acyclic.
-bool GroupsAreAcyclic(const DataflowGraph& graph, const std::vector<IndexSet>& groups);
 
 }  // namespace collage

@@ -67,7 +67,8 @@ struct DijkstraInput {
   std::function<double(const std::string& from, const CandidatePartition& to, const DataflowGraph& graph)>
       transition_penalty;
   const std::map<std::string, size_t>* spec_index = nullptr;
-  std::function<bool(size_t)> allowed;  // unset: every candidate
+  std::function<bool(size_t)> allowed;      // unset: every candidate
+  std::function<double(size_t)> surcharge;  // unset: none
 };
 
 // Phase 3 from `initial`. Fills result.chosen, total and the state counts; false when no
@@ -104,6 +105,7 @@ bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResu
       if (!candidate.sub_graph().inside().AreDisjoint(states[state_index].covered)) continue;
       Cost edge = candidate.EstimatedCost(input.graph, input.estimator);
       if (!edge.IsKnown()) continue;
+      if (input.surcharge) edge += Cost::Seconds(input.surcharge(c));
       size_t last_spec = kNone;
       if (penalized) {
         last_spec = input.spec_index->at(candidate.spec_name());
@@ -172,7 +174,7 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
                 "; specs tried: " + JoinNames(spec_names));
   }
 
-  DijkstraInput input{graph, candidates, starting_at, estimator, options.transition_penalty, &spec_index, {}};
+  DijkstraInput input{graph, candidates, starting_at, estimator, options.transition_penalty, &spec_index, {}, {}};
   size_t farthest_uncovered = 0;
   const bool complete = RunDijkstra(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
@@ -188,8 +190,8 @@ CoverSearch::CoverSearch(const DataflowGraph& graph, const std::vector<Candidate
                          CostEstimator& estimator)
     : graph_(graph), candidates_(candidates), estimator_(estimator), starting_at_(IndexByFirstInside(graph, candidates)) {}
 
-std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region,
-                                                  const std::function<bool(size_t)>& allowed) const {
+std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region, const std::function<bool(size_t)>& allowed,
+                                                  const std::function<double(size_t)>& surcharge) const {
   const auto start_time = std::chrono::steady_clock::now();
   IndexSet initial(graph_.size());
   for (size_t node = 0; node < graph_.size(); ++node) {
@@ -197,7 +199,7 @@ std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region,
   }
   SearchResult result;
   result.stats.candidates = candidates_.size();
-  DijkstraInput input{graph_, candidates_, starting_at_, estimator_, {}, nullptr, allowed};
+  DijkstraInput input{graph_, candidates_, starting_at_, estimator_, {}, nullptr, allowed, surcharge};
   size_t farthest_uncovered = 0;
   const bool complete = RunDijkstra(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

@@ -56,8 +56,10 @@ class CoverSearch {
   // Keeps references to its arguments.
   CoverSearch(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates, CostEstimator& estimator);
   // Only candidates `allowed` accepts (by position in the list) are used; nullopt when no
-  // combination of them covers the region.
-  std::optional<SearchResult> Cheapest(const IndexSet& region, const std::function<bool(size_t)>& allowed) const;
+  // combination of them covers the region. `surcharge`, when set, adds seconds to a
+  // candidate's cost (by position) for this query only; the total includes it.
+  std::optional<SearchResult> Cheapest(const IndexSet& region, const std::function<bool(size_t)>& allowed,
+                                       const std::function<double(size_t)>& surcharge = {}) const;
 
  private:
   const DataflowGraph& graph_;

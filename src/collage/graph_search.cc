@@ -1,0 +1,163 @@
+#include "collage/graph_search.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+
+#include "collage/outline_partitions.h"
+
+namespace collage {
+namespace {
+
+// The spec of each node's partition ("" for a node in none).
+std::vector<std::string> SpecOfNodes(const DataflowGraph& graph, const std::vector<CandidatePartition>& placement) {
+  std::vector<std::string> spec_of(graph.size());
+  for (const CandidatePartition& candidate : placement) {
+    for (size_t node : candidate.sub_graph().inside().ToVector()) spec_of[node] = candidate.spec_name();
+  }
+  return spec_of;
+}
+
+bool Contains(const std::vector<CandidatePartition>& placement, const CandidatePartition& wanted) {
+  for (const CandidatePartition& candidate : placement) {
+    if (candidate.spec_name() == wanted.spec_name() && candidate.sub_graph() == wanted.sub_graph()) return true;
+  }
+  return false;
+}
+
+std::vector<CandidatePartition> Missing(const std::vector<CandidatePartition>& from,
+                                        const std::vector<CandidatePartition>& in) {
+  std::vector<CandidatePartition> missing;
+  for (const CandidatePartition& candidate : from) {
+    if (!Contains(in, candidate)) missing.push_back(candidate);
+  }
+  return missing;
+}
+
+void Describe(GraphSearchDescription& description, const DataflowGraph& graph,
+              const std::vector<CandidatePartition>& op_level, const std::vector<CandidatePartition>& best) {
+  const std::vector<std::string> before = SpecOfNodes(graph, op_level);
+  const std::vector<std::string> after = SpecOfNodes(graph, best);
+  for (size_t node = 0; node < graph.size(); ++node) {
+    const auto* call = As<CallNode>(graph.node(node).expr);
+    if (call == nullptr || call->op() == nullptr || before[node] == after[node]) continue;
+    description.changed_nodes.push_back(ChangedNode{node, call->op()->name, before[node], after[node]});
+  }
+  description.removed = Missing(op_level, best);
+  description.added = Missing(best, op_level);
+}
+
+std::string Milliseconds(double seconds) { return FormatMilliseconds(Cost::Seconds(seconds)); }
+
+void PrintPartitions(std::ostringstream& text, const char* heading, const std::vector<CandidatePartition>& partitions) {
+  if (partitions.empty()) return;
+  text << heading << ":\n";
+  for (const CandidatePartition& candidate : partitions) {
+    text << "  " << candidate.backend() << "(" << ShortLabel(candidate.sub_graph().label(), 48) << ") "
+         << candidate.sub_graph().inside().ToString() << "\n";
+  }
+}
+
+}  // namespace
+
+std::string GraphSearchDescription::ToString() const {
+  std::ostringstream text;
+  text << "graph-level search over " << graph_runtime_spec << ": " << genes << " genes, " << stats.generations
+       << " generations, " << stats.individuals << " individuals, " << stats.evaluations << " measured, "
+       << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "") << "\n";
+  text << "fitness: op-level " << Milliseconds(op_level_fitness) << " ms, best " << Milliseconds(best_fitness)
+       << " ms";
+  if (op_level_fitness > 0 && op_level_fitness < std::numeric_limits<double>::infinity()) {
+    text << " (" << std::showpos << std::fixed << std::setprecision(1)
+         << (best_fitness / op_level_fitness - 1) * 100 << std::noshowpos << std::defaultfloat << "%)";
+  }
+  text << ": " << (replaced ? "replaced the op-level plan" : "kept the op-level plan") << "\n";
+  if (!stats.best_per_generation.empty()) {
+    text << "best per generation (ms):";
+    for (double best : stats.best_per_generation) text << " " << Milliseconds(best);
+    text << "\n";
+  }
+  if (unhonoured_genes > 0) text << "genes repaired in the best individual: " << unhonoured_genes << "\n";
+  if (!changed_nodes.empty()) {
+    text << "changed nodes:\n";
+    for (const ChangedNode& changed : changed_nodes) {
+      text << "  node " << changed.node << " " << changed.op << ": " << changed.from_spec << " -> " << changed.to_spec
+           << "\n";
+    }
+  }
+  PrintPartitions(text, "removed partitions", removed);
+  PrintPartitions(text, "added partitions", added);
+  return text.str();
+}
+
+GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
+                                       const std::vector<CandidatePartition>& op_level,
+                                       const std::string& graph_runtime_spec, CostEstimator& estimator,
+                                       const PlacementFitness& fitness, const GraphSearchOptions& options) {
+  const GraphPlacementSpace space(graph, candidates, op_level, graph_runtime_spec, estimator);
+  GraphSearchResult result;
+  GraphSearchDescription& description = result.description;
+  description.graph_runtime_spec = graph_runtime_spec;
+  description.genes = space.genes();
+  description.op_level_fitness = fitness(op_level);
+  description.best_fitness = description.op_level_fitness;
+  result.chosen = op_level;
+  if (space.genes() == 0) return result;
+
+  std::unordered_map<uint64_t, GraphPlacement> decoded;
+  EvolutionaryProblem problem;
+  problem.genes = space.genes();
+  problem.key = [&](const Genome& genome) {
+    GraphPlacement placement = space.Decode(genome);
+    const uint64_t hash = placement.hash;
+    decoded.try_emplace(hash, std::move(placement));
+    return hash;
+  };
+  problem.fitness = [&](const Genome&, uint64_t key) { return fitness(decoded.at(key).chosen); };
+  EvolutionaryOptions evolution = options.evolution;
+  evolution.seeds = {Genome(space.genes(), 0), Genome(space.genes(), 1)};
+  evolution.known_fitness.emplace(PlanHash(op_level), description.op_level_fitness);
+
+  const EvolutionaryResult evolved = RunEvolutionarySearch(problem, evolution);
+  const GraphPlacement& best = decoded.at(evolved.best_key);
+  description.stats = evolved.stats;
+  description.best_fitness = evolved.best_fitness;
+  description.unhonoured_genes = best.unhonoured_genes;
+  description.replaced = evolved.best_fitness < (1 - options.min_improvement) * description.op_level_fitness;
+  result.replaced = description.replaced;
+  if (result.replaced) result.chosen = best.chosen;
+  Describe(description, graph, op_level, best.chosen);
+  return result;
+}
+
+GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
+                                              CostEstimator& estimator, const PartitionOptions& options,
+                                              const std::string& graph_runtime_spec, const PlacementFitness& fitness,
+                                              const GraphSearchOptions& graph_options, size_t* next_symbol) {
+  Check(std::any_of(specs.begin(), specs.end(),
+                    [&](const PartitionSpec& spec) { return spec.name == graph_runtime_spec; }),
+        "graph-level search: no partition spec is named '" + graph_runtime_spec + "'");
+  const OpLevelPlacement placement = PlaceOpLevel(function, specs, estimator, options);
+  GraphPartitionResult result;
+  result.search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, graph_runtime_spec,
+                                       estimator, fitness, graph_options);
+  result.partition = OutlinePlacement(function, placement, result.search.chosen, estimator, options, next_symbol);
+  return result;
+}
+
+PlacementFitness FitnessOfOutlined(const Function& function, std::function<double(const Function&)> measure) {
+  auto graph = std::make_shared<const DataflowGraph>(DataflowGraph::Create(function->body));
+  return [function, graph, measure = std::move(measure)](const std::vector<CandidatePartition>& placement) {
+    try {
+      size_t next_symbol = 0;
+      return measure(OutlinePartitions(function, *graph, placement, next_symbol));
+    } catch (const Error&) {
+      return std::numeric_limits<double>::infinity();
+    }
+  };
+}
+
+}  // namespace collage

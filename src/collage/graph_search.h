@@ -1,0 +1,91 @@
+// The graph-level stage of the Collage partitioner (DESIGN §8, paper's second stage): starting
+// from the op-level placement, an evolutionary search (evolutionary_search.h) over one gene per
+// operator the graph-runtime spec can run (graph_placement.h), whose fitness is a whole-plan
+// measurement supplied by the caller (end-to-end latency in seconds, +inf when the plan
+// fails). The all-0 genome (the op-level plan, its graph-runtime partitions merged) and the
+// all-1 genome (everything the graph runtime can take) seed the population; fitness is
+// cached by plan hash, so a placement is measured once. The best placement replaces the
+// op-level one only when its fitness beats the op-level plan's by the asked margin; the
+// caller may confirm that with a final interleaved measurement.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collage/evolutionary_search.h"
+#include "collage/graph_placement.h"
+#include "collage/partitioner.h"
+
+namespace collage {
+
+// Seconds for a whole placement over one function's dataflow graph; +inf (or NaN) when it fails.
+using PlacementFitness = std::function<double(const std::vector<CandidatePartition>& placement)>;
+
+struct GraphSearchOptions {
+  // Budgets, rates and seed; the seeds field is filled in (all-0, all-1).
+  EvolutionaryOptions evolution;
+  // Replace only when best < (1 - min_improvement) * op-level fitness.
+  double min_improvement = 0;
+};
+
+// One node whose backend the graph stage changed.
+struct ChangedNode {
+  size_t node = 0;
+  std::string op;
+  std::string from_spec;
+  std::string to_spec;
+};
+
+// What the graph stage did, for the explain output.
+struct GraphSearchDescription {
+  std::string graph_runtime_spec;
+  size_t genes = 0;
+  double op_level_fitness = 0;
+  double best_fitness = 0;
+  bool replaced = false;
+  std::vector<ChangedNode> changed_nodes;         // by node
+  std::vector<CandidatePartition> removed;        // op-level partitions not in the best placement
+  std::vector<CandidatePartition> added;          // best placement's partitions not in the op-level one
+  size_t unhonoured_genes = 0;                    // in the best individual, repaired away
+  EvolutionaryStats stats;
+
+  // A few lines: the search's statistics, the fitness before and after, the decision, the
+  // changed nodes and the removed and added partitions (backend, ops, nodes). Deterministic
+  // given the fitness values.
+  std::string ToString() const;
+};
+
+struct GraphSearchResult {
+  std::vector<CandidatePartition> chosen;  // the best placement when replaced, else the op-level one
+  bool replaced = false;
+  GraphSearchDescription description;
+};
+
+// The graph stage over an op-level placement. `candidates` are all candidates of all specs over
+// `graph`; `op_level` is the op-level choice (valid, acyclic). With no gene (nothing more the
+// graph runtime could take) the op-level placement is kept after one measurement.
+GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
+                                       const std::vector<CandidatePartition>& op_level,
+                                       const std::string& graph_runtime_spec, CostEstimator& estimator,
+                                       const PlacementFitness& fitness, const GraphSearchOptions& options);
+
+struct GraphPartitionResult {
+  PartitionResult partition;  // outlined; chosen is the graph stage's choice
+  GraphSearchResult search;
+};
+
+// What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
+// then OutlinePlacement of the choice. `partition.total`, `stats` and `explanation` stay the
+// op-level search's. Throws Error when no spec is named `graph_runtime_spec`.
+GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
+                                              CostEstimator& estimator, const PartitionOptions& options,
+                                              const std::string& graph_runtime_spec, const PlacementFitness& fitness,
+                                              const GraphSearchOptions& graph_options, size_t* next_symbol = nullptr);
+
+// A PlacementFitness that outlines the placement into `function` (OutlinePartitions) and
+// returns `measure` of the partitioned function; an Error while outlining or measuring gives
+// +inf. `function` must be typed.
+PlacementFitness FitnessOfOutlined(const Function& function, std::function<double(const Function&)> measure);
+
+}  // namespace collage

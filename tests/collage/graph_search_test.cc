@@ -1,0 +1,185 @@
+#include "collage/graph_search.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <set>
+
+#include "graph_search_test_util.h"
+#include "ir/visitor.h"
+
+namespace collage {
+namespace {
+
+using namespace collage_testing;
+
+// relu, tanh x3, relu, tanh, exp, tanh x2, relu: nodes 1..10. The graph runtime runs them all
+// and is fast on tanh only, with 1 ms per partition; the library takes 1 ms per op.
+const std::vector<std::string> kChainOps = {"nn.relu", "tanh", "tanh", "tanh", "nn.relu",
+                                            "tanh",    "exp",  "tanh", "tanh", "nn.relu"};
+
+struct ChainSearch {
+  Function function = MakeOpChain(kChainOps);
+  MockCostEstimator estimator{EstimatedCost};
+  OpLevelPlacement op_level = PlaceOpLevel(function, LibAndGraphSpecs({"nn.relu", "tanh", "exp"},
+                                                                      {"nn.relu", "tanh", "exp"}),
+                                           estimator);
+  MockPlanLatency latency{&op_level.graph, {"tanh"}};
+
+  GraphSearchResult Run(const GraphSearchOptions& options, const PlacementFitness& fitness) {
+    return SearchGraphPlacement(op_level.graph, op_level.candidates, op_level.chosen, kGraphRuntime, estimator,
+                                fitness, options);
+  }
+};
+
+GraphSearchOptions SmallBudget(uint64_t seed) {
+  GraphSearchOptions options;
+  options.evolution.population = 16;
+  options.evolution.generations = 30;
+  options.evolution.seed = seed;
+  return options;
+}
+
+// The best latency over every genome (2^10), by brute force.
+double BruteForceOptimum(const ChainSearch& chain) {
+  const GraphPlacementSpace space(chain.op_level.graph, chain.op_level.candidates, chain.op_level.chosen,
+                                  kGraphRuntime, const_cast<MockCostEstimator&>(chain.estimator));
+  double best = std::numeric_limits<double>::infinity();
+  for (uint64_t bits = 0; bits < (uint64_t{1} << space.genes()); ++bits) {
+    Genome genome(space.genes());
+    for (size_t gene = 0; gene < genome.size(); ++gene) genome[gene] = (bits >> gene) & 1;
+    best = std::min(best, chain.latency(space.Decode(genome).chosen));
+  }
+  return best;
+}
+
+TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
+  ChainSearch chain;
+  const double optimum = BruteForceOptimum(chain);
+  const double op_level = chain.latency(chain.op_level.chosen);
+  ASSERT_LT(optimum, op_level - 1e-3);  // the op-level plan (10 ms) is far from it
+  const GraphSearchResult result = chain.Run(SmallBudget(1), chain.latency);
+  EXPECT_TRUE(result.replaced);
+  EXPECT_DOUBLE_EQ(result.description.best_fitness, optimum);
+  EXPECT_DOUBLE_EQ(chain.latency(result.chosen), optimum);
+  EXPECT_DOUBLE_EQ(result.description.op_level_fitness, op_level);
+  EXPECT_LE(result.description.stats.individuals, 16u * 30u);
+  // Every tanh run of the optimum is on the graph runtime, and each of its partitions pays off.
+  for (const CandidatePartition& candidate : result.chosen) {
+    if (candidate.backend() != kGraphRuntime) continue;
+    EXPECT_GE(candidate.sub_graph().inside().Count(), 2u) << candidate.ToString();
+  }
+}
+
+TEST(GraphSearchTest, MergingWinsWhenEveryOpIsFasterInOnePartition) {
+  ChainSearch chain;
+  chain.latency.fast_ops = {"nn.relu", "tanh", "exp"};
+  const GraphSearchResult result = chain.Run(SmallBudget(2), chain.latency);
+  ASSERT_TRUE(result.replaced);
+  ASSERT_EQ(result.chosen.size(), 1u);
+  EXPECT_EQ(result.chosen[0].backend(), kGraphRuntime);
+  EXPECT_EQ(result.chosen[0].sub_graph().inside().Count(), kChainOps.size());
+  EXPECT_DOUBLE_EQ(result.description.best_fitness, 1e-3 + 0.1e-3 * kChainOps.size());
+}
+
+TEST(GraphSearchTest, KeepsTheOpLevelPlanWhenNothingBeatsIt) {
+  ChainSearch chain;
+  chain.latency.fast_ops = {};
+  const GraphSearchResult result = chain.Run(SmallBudget(3), chain.latency);
+  EXPECT_FALSE(result.replaced);
+  EXPECT_EQ(PlanHash(result.chosen), PlanHash(chain.op_level.chosen));
+  EXPECT_DOUBLE_EQ(result.description.best_fitness, result.description.op_level_fitness);
+  EXPECT_TRUE(result.description.changed_nodes.empty());
+}
+
+TEST(GraphSearchTest, MinimumImprovementGuardsTheReplacement) {
+  ChainSearch chain;
+  GraphSearchOptions options = SmallBudget(1);
+  options.min_improvement = 0.9;  // the optimum is not 10x faster
+  const GraphSearchResult result = chain.Run(options, chain.latency);
+  EXPECT_FALSE(result.replaced);
+  EXPECT_LT(result.description.best_fitness, result.description.op_level_fitness);
+  EXPECT_EQ(PlanHash(result.chosen), PlanHash(chain.op_level.chosen));
+}
+
+TEST(GraphSearchTest, TheSameSeedGivesTheSamePlacementAndEachPlanIsMeasuredOnce) {
+  ChainSearch chain;
+  std::multiset<uint64_t> measured;
+  const PlacementFitness counting = [&](const std::vector<CandidatePartition>& placement) {
+    measured.insert(PlanHash(placement));
+    return chain.latency(placement);
+  };
+  GraphSearchOptions options = SmallBudget(5);
+  options.evolution.generations = 6;
+  const GraphSearchResult first = chain.Run(options, counting);
+  EXPECT_EQ(std::set<uint64_t>(measured.begin(), measured.end()).size(), measured.size());
+  EXPECT_EQ(measured.size(), first.description.stats.evaluations + 1);  // + the op-level plan
+  EXPECT_GT(first.description.stats.cache_hits, 0u);
+  const GraphSearchResult second = chain.Run(options, counting);
+  EXPECT_EQ(PlanHash(first.chosen), PlanHash(second.chosen));
+  EXPECT_EQ(first.description.stats.best_per_generation, second.description.stats.best_per_generation);
+  EXPECT_EQ(first.description.ToString(), second.description.ToString());
+}
+
+TEST(GraphSearchTest, DescriptionSaysWhatChanged) {
+  // relu, tanh, tanh: the best plan moves both tanh to one graph partition.
+  const Function function = MakeOpChain({"nn.relu", "tanh", "tanh"});
+  MockCostEstimator estimator(EstimatedCost);
+  const OpLevelPlacement op_level =
+      PlaceOpLevel(function, LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"}), estimator);
+  const MockPlanLatency latency{&op_level.graph, {"tanh"}};
+  GraphSearchOptions options = SmallBudget(1);
+  options.evolution.population = 4;
+  options.evolution.generations = 4;
+  const GraphSearchResult result = SearchGraphPlacement(op_level.graph, op_level.candidates, op_level.chosen,
+                                                        kGraphRuntime, estimator, latency, options);
+  ASSERT_TRUE(result.replaced);
+  const std::string text = result.description.ToString();
+  EXPECT_NE(text.find("graph-level search over graph: 3 genes, 4 generations"), std::string::npos) << text;
+  EXPECT_NE(text.find("fitness: op-level 3 ms, best 2.2 ms (-26.7%): replaced the op-level plan"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("changed nodes:\n  node 2 tanh: lib -> graph\n  node 3 tanh: lib -> graph\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("removed partitions:\n  lib(tanh) {2}\n  lib(tanh) {3}\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("added partitions:\n  graph(tanh+tanh) {2, 3}\n"), std::string::npos) << text;
+}
+
+size_t PartitionsOf(const Function& function, const std::string& backend) {
+  size_t count = 0;
+  for (const Expr& node : PostOrder(function->body, /*enter_functions=*/false)) {
+    const auto* call = As<CallNode>(node);
+    const auto* callee = call ? As<FunctionNode>(call->callee) : nullptr;
+    if (callee != nullptr && callee->attrs.GetString(attr::kCompiler) == backend) ++count;
+  }
+  return count;
+}
+
+TEST(GraphSearchTest, PartitionWithGraphSearchOutlinesTheChoiceMeasuredOnOutlinedFunctions) {
+  // The "measurement" runs on the outlined function: one graph partition is best, fewer
+  // library partitions next.
+  const Function function = MakeOpChain({"tanh", "nn.relu", "tanh"});
+  InferType(function);
+  const PlacementFitness fitness = FitnessOfOutlined(function, [](const Function& outlined) {
+    return PartitionsOf(outlined, kGraphRuntime) == 1 ? 1e-3 * static_cast<double>(PartitionsOf(outlined, "lib"))
+                                                      : 1.0;
+  });
+  MockCostEstimator estimator(EstimatedCost);
+  GraphSearchOptions options = SmallBudget(4);
+  size_t next_symbol = 0;
+  const GraphPartitionResult result =
+      PartitionWithGraphSearch(function, LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"}), estimator, {},
+                               kGraphRuntime, fitness, options, &next_symbol);
+  ASSERT_TRUE(result.search.replaced);
+  EXPECT_EQ(result.search.description.best_fitness, 0.0);
+  EXPECT_EQ(PartitionsOf(result.partition.function, kGraphRuntime), 1u);
+  EXPECT_EQ(PartitionsOf(result.partition.function, "lib"), 0u);
+  EXPECT_EQ(result.partition.symbols.size(), result.partition.chosen.size());
+  EXPECT_EQ(next_symbol, 1u);
+
+  EXPECT_THROW(PartitionWithGraphSearch(function, LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"}),
+                                        estimator, {}, "xnnpack", fitness, options),
+               Error);
+}
+
+}  // namespace
+}  // namespace collage
