@@ -414,12 +414,12 @@ TEST_F(CliTest, TwoTunersSharingOneDatabaseBothFinish) {
   EXPECT_NE(warm.out.find(" 0 measured (0 invalid)"), std::string::npos) << warm.out;
 }
 
-TEST_F(CliTest, PartitionOptionsNotAvailableYetAreUsageErrors) {
+TEST_F(CliTest, BadPartitionOptionsAreUsageErrors) {
   const std::string model = WriteModel("m.cir", kTupleModel);
   ExpectUsageError(Run({"partition", model, "--cost", "guess"}), "--cost expects analytic or measured, got 'guess'");
   ExpectUsageError(Run({"partition", model, "--db", "costs.db"}), "--db (the measured-cost database) needs --cost measured");
-  ExpectUsageError(Run({"partition", model, "--search", "graph"}), "--search graph (the evolutionary graph-level search) "
-                                                                   "is not available yet");
+  ExpectUsageError(Run({"partition", model, "--search", "graph"}), "--search graph measures whole-model latency: it "
+                                                                   "needs --cost measured");
   ExpectUsageError(Run({"partition", model, "--backends", "tvm"}), "unknown backend 'tvm'");
   ExpectUsageError(Run({"run", model, "--plan", "p", "--backends", "reference"}),
                    "--backends and --plan exclude each other");

@@ -55,7 +55,9 @@ CommandSpec BenchCommandSpec() {
               {{"--repeat"}, "N", "timed runs of every variant, interleaved (default: 10)"},
               {{"--json"}, "OUT.json", "also write the results as JSON"},
               {{"--threads"}, "N", "threads of every backend (default: all cores)"},
-              {{"--seed"}, "S", "seed of the random inputs (default: 0)"},
+              {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
+              {{"--search"}, "op|graph", "graph: also measure collage-graph, the plan after the graph-level stage"},
+              {{"--graph-budget"}, "SECONDS", "wall time of the graph-level search per function (default: 120)"},
           }};
 }
 
@@ -75,6 +77,12 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   options.threads = request.threads;
   options.rounds = static_cast<int>(arguments.UnsignedValue("--repeat", 10, 1, 100000));
   options.seed = arguments.UnsignedValue("--seed", 0);
+  request.seed = options.seed;
+  request.search = arguments.Value("--search").value_or("op");
+  if (request.search != "op" && request.search != "graph") {
+    throw UsageError("--search expects op or graph, got '" + request.search + "'", kCommand);
+  }
+  request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
 
   const Module model = LoadModel(arguments.positional);
   const ModelPlacement placement = PlaceModel(model, request);
@@ -86,7 +94,13 @@ int RunBenchCommand(const ParsedArguments& arguments) {
     variants.push_back({"single:" + backend, PlaceGreedy(model, std::vector<std::string>{backend}, registry)});
   }
   variants.push_back({"greedy", PlaceGreedy(model, request.backends, registry)});
-  variants.push_back({"collage", PlaceGreedy(placement.plan.module, request.backends, registry)});
+  const Plan& op_level_plan = placement.graph_stage ? placement.graph_stage->op_level_plan : placement.plan;
+  variants.push_back({"collage", PlaceGreedy(op_level_plan.module, request.backends, registry)});
+  if (placement.graph_stage) {
+    std::cout << "graph-level stage:\n";
+    for (const std::string& description : placement.graph_stage->descriptions) std::cout << description << "\n";
+    variants.push_back({"collage-graph", PlaceGreedy(placement.plan.module, request.backends, registry)});
+  }
   std::cout << "measuring " << variants.size() << " variants: " << options.rounds << " interleaved rounds after "
             << options.warmup_runs << " warm-up runs each, " << options.threads << " threads\n";
   const std::vector<VariantLatency> latencies = BenchmarkInterleaved(variants, registry, options);
@@ -102,11 +116,11 @@ int RunBenchCommand(const ParsedArguments& arguments) {
       best_single = "single:" + backend;
     }
   }
-  const double additive_error = (collage_ms - placement.plan.total_ms) / collage_ms;
+  const double additive_error = (collage_ms - op_level_plan.total_ms) / collage_ms;
   PrintTable(latencies, collage_ms);
   std::cout << std::setprecision(3) << "collage vs best single (" << best_single << "): " << best_single_ms / collage_ms
             << "x, vs greedy: " << greedy_ms / collage_ms << "x\n"
-            << "collage: " << placement.plan.partitions.size() << " partitions, estimated " << placement.plan.total_ms
+            << "collage: " << op_level_plan.partitions.size() << " partitions, estimated " << op_level_plan.total_ms
             << " ms, measured " << collage_ms << " ms (additive error " << std::showpos << additive_error * 100
             << std::noshowpos << "%)\n";
 
@@ -118,19 +132,22 @@ int RunBenchCommand(const ParsedArguments& arguments) {
                                       .Set("p10", latency.milliseconds.p10)
                                       .Set("p90", latency.milliseconds.p90));
     }
+    JsonObject speedup;
+    speedup.Set("collage_vs_best_single", best_single_ms / collage_ms).Set("collage_vs_greedy", greedy_ms / collage_ms);
+    if (placement.graph_stage) {
+      speedup.Set("collage_graph_vs_collage", collage_ms / Find(latencies, "collage-graph").milliseconds.median);
+    }
     JsonObject json;
     json.Set("model", arguments.positional)
         .Set("threads", static_cast<int64_t>(options.threads))
         .Set("latency_ms", std::move(latency_ms))
-        .Set("speedup", JsonObject()
-                            .Set("collage_vs_best_single", best_single_ms / collage_ms)
-                            .Set("collage_vs_greedy", greedy_ms / collage_ms))
+        .Set("speedup", std::move(speedup))
         .Set("tuning_s", placement.seconds)
-        .Set("partitions", static_cast<int64_t>(placement.plan.partitions.size()))
+        .Set("partitions", static_cast<int64_t>(op_level_plan.partitions.size()))
         .Set("repeat", static_cast<int64_t>(options.rounds))
         .Set("best_single", best_single)
         .Set("spread_ms", std::move(spread_ms))
-        .Set("collage_estimated_ms", placement.plan.total_ms)
+        .Set("collage_estimated_ms", op_level_plan.total_ms)
         .Set("additive_error", additive_error)
         .Set("measured_candidates", static_cast<int64_t>(placement.tuning->measured))
         .Set("cost_database", placement.database_path);

@@ -30,12 +30,15 @@ PartitionRequest RequestFrom(const ParsedArguments& arguments) {
   if (arguments.Has("--db") && request.cost_model != "measured") {
     throw UsageError("--db (the measured-cost database) needs --cost measured", kCommand);
   }
-  const std::string search = arguments.Value("--search").value_or("op");
-  if (search == "graph") {
-    throw UsageError("--search graph (the evolutionary graph-level search) is not available yet; use --search op",
-                     kCommand);
+  request.search = arguments.Value("--search").value_or("op");
+  if (request.search != "op" && request.search != "graph") {
+    throw UsageError("--search expects op or graph, got '" + request.search + "'", kCommand);
   }
-  if (search != "op") throw UsageError("--search expects op or graph, got '" + search + "'", kCommand);
+  if (request.search == "graph" && request.cost_model != "measured") {
+    throw UsageError("--search graph measures whole-model latency: it needs --cost measured", kCommand);
+  }
+  request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
+  request.seed = arguments.UnsignedValue("--seed", 0);
   std::string default_backends;
   for (const std::string& name : BackendRegistry::Global().Names()) {
     default_backends += (default_backends.empty() ? "" : ",") + name;
@@ -75,7 +78,11 @@ CommandSpec PartitionCommandSpec() {
                "cost model: analytic (default; roofline per backend) or measured (time every candidate)"},
               {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
               {{"--threads"}, "N", "threads of every backend, part of the measured costs' key (default: all cores)"},
-              {{"--search"}, "op|graph", "op (default: the exact op-level search) or graph (not yet)"},
+              {{"--search"}, "op|graph",
+               "op (default: the exact op-level search) or graph (then an evolutionary search on measured "
+               "whole-model latency; needs --cost measured)"},
+              {{"--graph-budget"}, "SECONDS", "wall time of the graph-level search per function (default: 120)"},
+              {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
               {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"},
           }};
 }

@@ -5,7 +5,10 @@
 
 #include "backend/backend.h"
 #include "collage/partition_spec.h"
+#include "collage/graph_search.h"
 #include "runtime/device_fingerprint.h"
+#include "runtime/greedy_placement.h"
+#include "tuning/interleaved_benchmark.h"
 #include "tuning/transition_penalty.h"
 
 namespace collage::cli {
@@ -30,7 +33,84 @@ double CopyBandwidth(CostDatabase& database) {
   return measured;
 }
 
+// The first listed backend that is a graph runtime.
+std::string GraphRuntimeBackend(const std::vector<std::string>& backends) {
+  for (const std::string& name : backends) {
+    if (BackendRegistry::Global().Get(name)->kind() == BackendKind::kGraphRuntime) return name;
+  }
+  throw Error("--search graph needs a graph-runtime backend among the backends (" + [&] {
+    std::string listed;
+    for (const std::string& name : backends) listed += (listed.empty() ? "" : ",") + name;
+    return listed;
+  }() + " has none)");
+}
+
+// Rows of the plan for one function's outlined partitions.
+void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGraph& graph, CostEstimator& estimator) {
+  for (size_t c = 0; c < result.chosen.size(); ++c) {
+    if (result.symbols[c].empty()) continue;
+    const CandidatePartition& chosen = result.chosen[c];
+    const Cost cost = chosen.EstimatedCost(graph, estimator);
+    plan.partitions.push_back(
+        PlannedPartition{result.symbols[c], chosen.backend(), CountOps(chosen, graph), cost.seconds() * 1e3});
+  }
+}
+
+// The graph-level stage over the op-level placement: per function, the evolutionary search on
+// measured whole-model latency, then one interleaved measurement of the op-level plan against
+// the graph stage's; the graph stage's plan is kept only when it measures faster.
+void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
+                   CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
+  const std::string graph_runtime = GraphRuntimeBackend(request.backends);
+  ModelPlacement::GraphStage stage;
+  stage.op_level_plan = placement.plan;
+  Plan graph_plan = placement.plan;
+  graph_plan.partitions.clear();
+  graph_plan.module = Module();
+  size_t next_symbol = 0;
+  for (const auto& [name, function] : model.functions()) {
+    const PlacementFitness fitness = FitnessOfOutlined(function, [&, name = name](const Function& partitioned) {
+      Module whole = placement.plan.module;
+      whole.Add(name, partitioned);  // replaces this function, keeps the op-level others
+      return MeasureModelMilliseconds(whole, request, 5) * 1e-3;
+    });
+    GraphSearchOptions graph_options;
+    graph_options.evolution.time_budget_seconds = request.graph_budget_seconds;
+    graph_options.evolution.seed = request.seed;
+    const GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, graph_runtime,
+                                                                 fitness, graph_options, &next_symbol);
+    stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
+    AddPartitions(graph_plan, result.partition, DataflowGraph::Create(function->body), estimator);
+    graph_plan.module.Add(name, result.partition.function);
+  }
+  const BackendRegistry& registry = BackendRegistry::Global();
+  BenchmarkOptions benchmark;
+  benchmark.threads = request.threads;
+  benchmark.seed = request.seed;
+  const std::vector<VariantLatency> final_measurement = BenchmarkInterleaved(
+      {{"collage", PlaceGreedy(placement.plan.module, request.backends, registry)},
+       {"collage-graph", PlaceGreedy(graph_plan.module, request.backends, registry)}},
+      registry, benchmark);
+  stage.op_level_ms = final_measurement[0].milliseconds.median;
+  stage.graph_ms = final_measurement[1].milliseconds.median;
+  stage.replaced = stage.graph_ms < stage.op_level_ms;
+  if (stage.replaced) placement.plan = graph_plan;
+  placement.graph_stage = std::move(stage);
+}
+
 }  // namespace
+
+double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds) {
+  const BackendRegistry& registry = BackendRegistry::Global();
+  BenchmarkOptions options;
+  options.threads = request.threads;
+  options.seed = request.seed;
+  options.warmup_runs = 1;
+  options.rounds = rounds;
+  return BenchmarkInterleaved({{"model", PlaceGreedy(partitioned, request.backends, registry)}}, registry, options)
+      .front()
+      .milliseconds.median;
+}
 
 ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) {
   const auto start = std::chrono::steady_clock::now();
@@ -72,17 +152,14 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   size_t next_symbol = 0;
   for (const auto& [name, function] : model.functions()) {
     PartitionResult result = Partition(function, specs, *estimator, options, &next_symbol);
-    const DataflowGraph graph = DataflowGraph::Create(function->body);
-    for (size_t c = 0; c < result.chosen.size(); ++c) {
-      if (result.symbols[c].empty()) continue;
-      const CandidatePartition& chosen = result.chosen[c];
-      const Cost cost = chosen.EstimatedCost(graph, *estimator);
-      plan.partitions.push_back(PlannedPartition{result.symbols[c], chosen.backend(), CountOps(chosen, graph),
-                                                 cost.seconds() * 1e3});
-    }
+    AddPartitions(plan, result, DataflowGraph::Create(function->body), *estimator);
     plan.total_ms += result.total.seconds() * 1e3;
     plan.module.Add(name, result.function);
     placement.functions.push_back({name, function, std::move(result)});
+  }
+  if (request.search == "graph") {
+    Check(measured != nullptr, "--search graph needs --cost measured");
+    RunGraphStage(model, request, specs, *estimator, options, placement);
   }
   if (measured != nullptr) {
     placement.tuning = measured->stats();
@@ -112,6 +189,14 @@ std::string ModelPlacement::Listing() const {
   text << "total: " << FormatMilliseconds(Cost::Seconds(plan.total_ms * 1e-3)) << " ms estimated, "
        << plan.partitions.size() << " partitions\n"
        << explanations;
+  if (graph_stage) {
+    text << "\ngraph-level stage (the placement above is the "
+         << (graph_stage->replaced ? "graph stage's" : "op-level one") << "):\n";
+    for (const std::string& description : graph_stage->descriptions) text << description << "\n";
+    text << "final interleaved measurement: op-level " << graph_stage->op_level_ms << " ms, graph stage "
+         << graph_stage->graph_ms << " ms: " << (graph_stage->replaced ? "the graph stage's plan is kept" : "the op-level plan is kept")
+         << "\n";
+  }
   return text.str();
 }
 

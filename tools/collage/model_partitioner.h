@@ -25,6 +25,11 @@ struct PartitionRequest {
   std::string database_path;            // measured only; "": CostDatabase::DefaultPath()
   int threads = 1;
   bool show_progress = true;
+  // "op", or "graph": the evolutionary graph-level stage after the op-level search (measured
+  // costs only), on the first listed backend of kind graph runtime.
+  std::string search = "op";
+  double graph_budget_seconds = 120;  // wall time of the evolutionary search, per function
+  uint64_t seed = 0;                  // of the random inputs and of the evolutionary search
 };
 
 struct ModelPlacement {
@@ -41,6 +46,16 @@ struct ModelPlacement {
   std::optional<TuningStats> tuning;      // measured only
   std::vector<InvalidCandidate> invalid;  // measured only
   double copy_bandwidth = 0;              // measured only: bytes per second
+  // --search graph: the op-level plan (`plan` is the final choice), what the graph stage did per
+  // function, and the final interleaved measurement (milliseconds) that decided.
+  struct GraphStage {
+    Plan op_level_plan;
+    std::vector<std::string> descriptions;
+    double op_level_ms = 0;
+    double graph_ms = 0;
+    bool replaced = false;
+  };
+  std::optional<GraphStage> graph_stage;
   double seconds = 0;                     // wall time, tuning included
 
   // One line per partition ("  onednn_0  onednn  3 ops (conv2d+relu)  0.1234 ms") and the
@@ -50,5 +65,9 @@ struct ModelPlacement {
 
 // Throws Error for a model the partitioner cannot place (naming the node and the backends).
 ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request);
+
+// Median end-to-end milliseconds of a partitioned module over `rounds` runs after a warm-up
+// run, as `collage run --plan` would run it.
+double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds);
 
 }  // namespace collage::cli
