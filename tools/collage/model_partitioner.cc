@@ -128,23 +128,23 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   ModelPlacement placement;
   PartitionOptions options;
   options.explain = true;
-  std::unique_ptr<CostEstimator> estimator;
-  std::optional<CostDatabase> database;
+  std::shared_ptr<CostEstimator>& estimator = placement.estimator;
   MeasuredCostEstimator* measured = nullptr;
   if (request.cost_model == "measured") {
     placement.database_path = request.database_path.empty() ? CostDatabase::DefaultPath() : request.database_path;
-    database.emplace(CostDatabase::Open(placement.database_path));
+    placement.database = std::make_shared<CostDatabase>(CostDatabase::Open(placement.database_path));
     MeasuredCostOptions measured_options;
     measured_options.threads = request.threads;
     measured_options.show_progress = request.show_progress;
-    auto owned = std::make_unique<MeasuredCostEstimator>(BackendRegistry::Global(), measured_options, &*database);
+    auto owned = std::make_shared<MeasuredCostEstimator>(BackendRegistry::Global(), measured_options,
+                                                         placement.database.get());
     measured = owned.get();
     estimator = std::move(owned);
-    placement.copy_bandwidth = CopyBandwidth(*database);
+    placement.copy_bandwidth = CopyBandwidth(*placement.database);
     options.search.transition_penalty = CopyTransitionPenalty(placement.copy_bandwidth, host.name);
   } else {
     Check(request.cost_model == "analytic", "unknown cost model '" + request.cost_model + "'");
-    estimator = std::make_unique<AnalyticCostEstimator>(performance);
+    estimator = std::make_shared<AnalyticCostEstimator>(performance);
   }
 
   Plan& plan = placement.plan;

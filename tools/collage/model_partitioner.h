@@ -42,6 +42,10 @@ struct ModelPlacement {
     PartitionResult result;
   };
   std::vector<FunctionPlacement> functions;
+  // The estimator the search used (its costs are cached: asking again is free) and, for
+  // measured costs, the database it reads and writes.
+  std::shared_ptr<CostDatabase> database;
+  std::shared_ptr<CostEstimator> estimator;
   std::string database_path;              // measured only
   std::optional<TuningStats> tuning;      // measured only
   std::vector<InvalidCandidate> invalid;  // measured only
