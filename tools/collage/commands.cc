@@ -8,6 +8,7 @@ const std::vector<Command>& AllCommands() {
       {PartitionCommandSpec(), &RunPartitionCommand},
       {RunCommandSpec(), &RunRunCommand},
       {BackendsCommandSpec(), &RunBackendsCommand},
+      {DbCommandSpec(), &RunDbCommand},
   };
   return commands;
 }

@@ -34,4 +34,7 @@ int RunPartitionCommand(const ParsedArguments& arguments);
 CommandSpec BackendsCommandSpec();
 int RunBackendsCommand(const ParsedArguments& arguments);
 
+CommandSpec DbCommandSpec();
+int RunDbCommand(const ParsedArguments& arguments);
+
 }  // namespace collage::cli
