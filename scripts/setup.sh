@@ -31,6 +31,8 @@ PACKAGES=(
   # Library backends (src/backend/onednn, src/backend/openblas).
   libdnnl-dev
   libopenblas-dev
+  # The measured-cost database (src/runtime/cost_database).
+  libsqlite3-dev
 )
 
 check_only=false

@@ -114,7 +114,7 @@ TEST_F(CliTest, HelpListsTheCommands) {
     const CliResult result = Run({spelling});
     EXPECT_EQ(result.exit_code, 0) << spelling;
     EXPECT_EQ(result.out.rfind("usage: collage COMMAND", 0), 0u) << result.out;
-    for (const char* command : {"import", "partition", "run", "backends"}) {
+    for (const char* command : {"import", "partition", "run", "backends", "db"}) {
       EXPECT_NE(result.out.find("\n  " + std::string(command) + " "), std::string::npos) << command;
     }
     EXPECT_TRUE(result.err.empty());
@@ -423,6 +423,80 @@ TEST_F(CliTest, BadPartitionOptionsAreUsageErrors) {
   ExpectUsageError(Run({"partition", model, "--backends", "tvm"}), "unknown backend 'tvm'");
   ExpectUsageError(Run({"run", model, "--plan", "p", "--backends", "reference"}),
                    "--backends and --plan exclude each other");
+}
+
+// A cost database with two onednn entries (one invalid) and one xnnpack entry.
+std::string WriteCostDatabase(const std::string& path) {
+  CostDatabase database = CostDatabase::Open(path);
+  CostRecord record;
+  record.seconds = 0.5;
+  record.runs = 3;
+  record.description = "onednn: nn.conv2d, 1x3x8x8";
+  database.Store({"aa", "onednn", "3.0", "cpu", 1}, record);
+  database.Store({"bb", "xnnpack", "1", "cpu", 1}, record);
+  CostRecord failed;
+  failed.valid = false;
+  failed.reason = "timed out after 10 s";
+  database.Store({"cc", "onednn", "3.0", "cpu", 1}, failed);
+  return path;
+}
+
+TEST_F(CliTest, DbStatsShowsLocationSchemaAndCountsPerBackend) {
+  const std::string path = WriteCostDatabase(directory_.PathOf("costs.sqlite"));
+  const CliResult result = Run({"db", "stats", "--db", path});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  for (const std::string& expected :
+       {"database        " + path + "\n", std::string("schema          1\n"),
+        std::string("entries         3 (1 invalid)\n"), std::string("  onednn        2\n"),
+        std::string("  xnnpack       1\n")}) {
+    EXPECT_NE(result.out.find(expected), std::string::npos) << expected << " in\n" << result.out;
+  }
+}
+
+TEST_F(CliTest, DbExportWritesCsvToStdoutOrAFile) {
+  const std::string path = WriteCostDatabase(directory_.PathOf("costs.sqlite"));
+  const CliResult printed = Run({"db", "export", "--db", path});
+  EXPECT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_EQ(CountLines(printed.out), 4) << printed.out;
+  EXPECT_EQ(printed.out.rfind("candidate_hash,backend,backend_version,device,threads,valid,reason,seconds,", 0), 0u);
+  EXPECT_NE(printed.out.find("\ncc,onednn,3.0,cpu,1,0,timed out after 10 s,"), std::string::npos) << printed.out;
+  EXPECT_NE(printed.out.find(",\"onednn: nn.conv2d, 1x3x8x8\","), std::string::npos) << printed.out;
+
+  const std::string csv = directory_.PathOf("costs.csv");
+  const CliResult written = Run({"db", "export", "--db", path, "-o", csv});
+  EXPECT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_TRUE(written.out.empty()) << written.out;
+  EXPECT_EQ(ReadFile(csv), printed.out);
+}
+
+TEST_F(CliTest, DbClearRemovesEveryEntry) {
+  const std::string path = WriteCostDatabase(directory_.PathOf("costs.sqlite"));
+  const CliResult cleared = Run({"db", "clear", "--db", path});
+  EXPECT_EQ(cleared.exit_code, 0) << cleared.err;
+  EXPECT_EQ(cleared.out, "removed 3 entries and 0 device values from " + path + "\n");
+  EXPECT_EQ(CostDatabase::Open(path).GetStats().entries, 0u);
+  EXPECT_NE(Run({"db", "stats", "--db", path}).out.find("entries         0 (0 invalid)"), std::string::npos);
+}
+
+TEST_F(CliTest, DbUsesCollageCostDbByDefault) {
+  const std::string path = WriteCostDatabase(directory_.PathOf("default.sqlite"));
+  std::string command = "COLLAGE_COST_DB=" + Quote(path) + " " + Quote(CliPath()) + " db stats";
+  command += " >" + Quote(directory_.PathOf("stdout.txt")) + " 2>/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_NE(ReadFile(directory_.PathOf("stdout.txt")).find("entries         3"), std::string::npos);
+}
+
+TEST_F(CliTest, DbBadUsageAndBadFiles) {
+  const std::string path = directory_.PathOf("costs.sqlite");
+  ExpectUsageError(Run({"db", "vacuum", "--db", path}),
+                   "unknown db subcommand 'vacuum' (expected stats, clear or export)");
+  ExpectUsageError(Run({"db", "--db", path}), "missing SUBCOMMAND");
+  ExpectUsageError(Run({"db", "stats", "--db", path, "-o", "x.csv"}), "--output is only for 'db export'");
+  ExpectUsageError(Run({"db", "stats", "--db"}), "option --db needs a value");
+  ExpectUsageError(Run({"db", "stats", "--db="}), "--db needs a non-empty PATH");
+  const std::string text = WriteModel("not_a_database.sqlite", std::string(kTupleModel) + std::string(100, ' '));
+  ExpectError(Run({"db", "stats", "--db", text}), "database '" + text + "'");
+  ExpectError(Run({"db", "stats", "--db", text}), "file is not a database");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ const std::vector<Command>& AllCommands() {
       {RunCommandSpec(), &RunRunCommand},
       {BenchCommandSpec(), &RunBenchCommand},
       {BackendsCommandSpec(), &RunBackendsCommand},
+      {DbCommandSpec(), &RunDbCommand},
   };
   return commands;
 }

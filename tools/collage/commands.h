@@ -37,4 +37,7 @@ int RunBenchCommand(const ParsedArguments& arguments);
 CommandSpec BackendsCommandSpec();
 int RunBackendsCommand(const ParsedArguments& arguments);
 
+CommandSpec DbCommandSpec();
+int RunDbCommand(const ParsedArguments& arguments);
+
 }  // namespace collage::cli

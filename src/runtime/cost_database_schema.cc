@@ -1,0 +1,89 @@
+#include "runtime/cost_database_schema.h"
+
+#include <ostream>
+#include <string>
+
+#include "support/error.h"
+
+namespace collage {
+namespace {
+
+// "ClgC": marks a file as a collage cost database.
+constexpr int64_t kApplicationId = 0x436c6743;
+
+constexpr const char* kCreateTables = R"(
+CREATE TABLE costs (
+  candidate_hash TEXT NOT NULL,
+  backend TEXT NOT NULL,
+  backend_version TEXT NOT NULL,
+  device TEXT NOT NULL,
+  threads INTEGER NOT NULL,
+  valid INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  seconds REAL NOT NULL,
+  median_seconds REAL NOT NULL,
+  p10_seconds REAL NOT NULL,
+  p90_seconds REAL NOT NULL,
+  runs INTEGER NOT NULL,
+  description TEXT NOT NULL,
+  measured_at REAL NOT NULL,
+  PRIMARY KEY (candidate_hash, backend, backend_version, device, threads)
+) WITHOUT ROWID;
+CREATE TABLE device_values (
+  device TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value REAL NOT NULL,
+  measured_at REAL NOT NULL,
+  PRIMARY KEY (device, name)
+) WITHOUT ROWID;
+)";
+
+int64_t ReadInteger(const SqliteConnection& connection, const std::string& sql) {
+  SqliteStatement statement = connection.Prepare(sql);
+  return statement.Step() ? statement.Integer(0) : 0;
+}
+
+void CreateTables(SqliteConnection& connection, int schema_version) {
+  connection.Execute(kCreateTables);
+  connection.Execute("PRAGMA application_id = " + std::to_string(kApplicationId));
+  connection.Execute("PRAGMA user_version = " + std::to_string(schema_version));
+}
+
+}  // namespace
+
+int PrepareCostDatabaseSchema(SqliteConnection& connection, int schema_version, std::ostream& messages) {
+  // Reading the header first reports a file that is not a database before anything is written.
+  ReadInteger(connection, "PRAGMA user_version");
+  SqliteStatement journal_mode = connection.Prepare("PRAGMA journal_mode = WAL");
+  if (!journal_mode.Step() || journal_mode.Text(0) != "wal") {
+    throw Error("database '" + connection.path() + "': cannot switch to WAL journal mode (got '" +
+                journal_mode.Text(0) + "')");
+  }
+  journal_mode.Reset();
+
+  SqliteTransaction transaction(connection);
+  const int64_t application_id = ReadInteger(connection, "PRAGMA application_id");
+  const int64_t found_version = ReadInteger(connection, "PRAGMA user_version");
+  if (application_id == kApplicationId && found_version == schema_version) return schema_version;
+  if (application_id == kApplicationId && found_version > schema_version) {
+    throw Error("database '" + connection.path() + "' has cost schema version " + std::to_string(found_version) +
+                ", newer than this collage's " + std::to_string(schema_version) +
+                ": use a newer collage or another --db");
+  }
+  if (application_id == kApplicationId) {
+    connection.Execute("DROP TABLE IF EXISTS costs; DROP TABLE IF EXISTS device_values;");
+    CreateTables(connection, schema_version);
+    transaction.Commit();
+    messages << "collage: cost database '" << connection.path() << "' had schema version " << found_version
+             << "; recreated empty at version " << schema_version << "\n";
+    return schema_version;
+  }
+  if (ReadInteger(connection, "SELECT count(*) FROM sqlite_schema") != 0) {
+    throw Error("database '" + connection.path() + "' is not a collage cost database (it holds other tables)");
+  }
+  CreateTables(connection, schema_version);
+  transaction.Commit();
+  return schema_version;
+}
+
+}  // namespace collage

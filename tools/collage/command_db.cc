@@ -1,0 +1,81 @@
+// `collage db stats|clear|export [--db PATH] [-o OUT.csv]`: inspects the measured-cost
+// database (default CostDatabase::DefaultPath()): `stats` prints its location, schema, size
+// and entry counts per backend; `clear` deletes every measured cost; `export` writes every
+// entry as CSV to stdout or to OUT.csv.
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "runtime/cost_database.h"
+#include "text_file.h"
+
+namespace collage::cli {
+namespace {
+
+constexpr const char* kCommand = "db";
+
+// `label` followed by spaces up to `width` (at least two).
+std::string Padded(std::string label, size_t width = 16) {
+  label.resize(std::max(label.size() + 2, width), ' ');
+  return label;
+}
+
+int PrintStats(CostDatabase& database) {
+  const CostDatabase::Stats stats = database.GetStats();
+  std::cout << Padded("database") << stats.path << "\n"
+            << Padded("schema") << stats.schema_version << "\n"
+            << Padded("size") << stats.file_bytes << " bytes\n"
+            << Padded("entries") << stats.entries << " (" << stats.invalid << " invalid)\n"
+            << Padded("device values") << stats.device_values << "\n";
+  for (const auto& [backend, entries] : stats.per_backend) std::cout << "  " << Padded(backend, 14) << entries << "\n";
+  return 0;
+}
+
+int ClearEntries(CostDatabase& database) {
+  const size_t device_values = database.GetStats().device_values;
+  const size_t entries = database.Clear();
+  std::cout << "removed " << entries << " entries and " << device_values << " device values from " << database.path()
+            << "\n";
+  return 0;
+}
+
+int ExportEntries(CostDatabase& database, const std::optional<std::string>& output) {
+  if (!output) {
+    database.ExportCsv(std::cout);
+    return 0;
+  }
+  std::ostringstream csv;
+  database.ExportCsv(csv);
+  WriteTextFile(*output, csv.str());
+  return 0;
+}
+
+}  // namespace
+
+CommandSpec DbCommandSpec() {
+  return {kCommand,
+          "SUBCOMMAND",
+          "inspect the measured-cost database: stats, clear or export (CSV)",
+          {
+              {{"--db"}, "PATH", "the cost database (default: $COLLAGE_COST_DB, else ~/.cache/collage/costs.sqlite)"},
+              {{"--output", "-o"}, "OUT", "export: write the CSV to OUT instead of stdout"},
+          }};
+}
+
+int RunDbCommand(const ParsedArguments& arguments) {
+  const std::string& subcommand = arguments.positional;
+  if (subcommand != "stats" && subcommand != "clear" && subcommand != "export") {
+    throw UsageError("unknown db subcommand '" + subcommand + "' (expected stats, clear or export)", kCommand);
+  }
+  if (arguments.Has("--output") && subcommand != "export") {
+    throw UsageError("--output is only for 'db export'", kCommand);
+  }
+  const std::string path = arguments.Value("--db").value_or(CostDatabase::DefaultPath());
+  if (path.empty()) throw UsageError("--db needs a non-empty PATH", kCommand);
+  CostDatabase database = CostDatabase::Open(path);
+  if (subcommand == "stats") return PrintStats(database);
+  if (subcommand == "clear") return ClearEntries(database);
+  return ExportEntries(database, arguments.Value("--output"));
+}
+
+}  // namespace collage::cli
