@@ -1,12 +1,17 @@
 #include "runtime/cost_database_schema.h"
 
+#include <chrono>
 #include <ostream>
 #include <string>
+#include <thread>
 
 #include "support/error.h"
 
 namespace collage {
 namespace {
+
+// As long as the connection's busy timeout.
+constexpr int kWriteAheadLogSwitchMilliseconds = 30000;
 
 // "ClgC": marks a file as a collage cost database.
 constexpr int64_t kApplicationId = 0x436c6743;
@@ -49,17 +54,32 @@ void CreateTables(SqliteConnection& connection, int schema_version) {
   connection.Execute("PRAGMA user_version = " + std::to_string(schema_version));
 }
 
+// Switching a new database to WAL takes an exclusive lock, and SQLite reports "database is
+// locked" at once, without its busy handler, when another process is opening the same new file:
+// so retry for as long as the busy timeout would have waited.
+void SwitchToWriteAheadLog(SqliteConnection& connection) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWriteAheadLogSwitchMilliseconds);
+  while (true) {
+    std::string mode;
+    try {
+      SqliteStatement journal_mode = connection.Prepare("PRAGMA journal_mode = WAL");
+      mode = journal_mode.Step() ? journal_mode.Text(0) : "";
+    } catch (const Error&) {
+      if (std::chrono::steady_clock::now() > deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    if (mode == "wal") return;
+    throw Error("database '" + connection.path() + "': cannot switch to WAL journal mode (got '" + mode + "')");
+  }
+}
+
 }  // namespace
 
 int PrepareCostDatabaseSchema(SqliteConnection& connection, int schema_version, std::ostream& messages) {
   // Reading the header first reports a file that is not a database before anything is written.
   ReadInteger(connection, "PRAGMA user_version");
-  SqliteStatement journal_mode = connection.Prepare("PRAGMA journal_mode = WAL");
-  if (!journal_mode.Step() || journal_mode.Text(0) != "wal") {
-    throw Error("database '" + connection.path() + "': cannot switch to WAL journal mode (got '" +
-                journal_mode.Text(0) + "')");
-  }
-  journal_mode.Reset();
+  SwitchToWriteAheadLog(connection);
 
   SqliteTransaction transaction(connection);
   const int64_t application_id = ReadInteger(connection, "PRAGMA application_id");

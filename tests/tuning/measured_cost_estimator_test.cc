@@ -8,7 +8,7 @@
 #include "backend/reference/reference_backend.h"
 #include "collage/partition_spec.h"
 #include "collage/partitioner.h"
-#include "collage_test_graphs.h"
+#include "collage/collage_test_graphs.h"
 #include "testing/faulty_backends.h"
 #include "testing/temp_directory.h"
 
@@ -63,9 +63,13 @@ TEST_F(MeasuredCostEstimatorTest, FailingHangingAndCrashingCandidatesAreInvalidA
   std::set<std::string> reasons;
   for (const InvalidCandidate& invalid : estimator.invalid()) {
     const std::string backend = invalid.description.substr(0, invalid.description.find(':'));
-    if (backend == "failing") EXPECT_NE(invalid.reason.find("compiles nothing"), std::string::npos) << invalid.reason;
-    if (backend == "hanging") EXPECT_EQ(invalid.reason, "timed out after 0.5 s");
-    if (backend == "crashing") EXPECT_NE(invalid.reason.find("died: killed by signal"), std::string::npos);
+    if (backend == "failing") {
+      EXPECT_NE(invalid.reason.find("compiles nothing"), std::string::npos) << invalid.reason;
+    } else if (backend == "hanging") {
+      EXPECT_EQ(invalid.reason, "timed out after 0.5 s");
+    } else if (backend == "crashing") {
+      EXPECT_NE(invalid.reason.find("died: killed by signal"), std::string::npos) << invalid.reason;
+    }
     reasons.insert(backend);
   }
   EXPECT_EQ(reasons, (std::set<std::string>{"failing", "hanging", "crashing"}));

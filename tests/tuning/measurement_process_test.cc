@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "collage_test_graphs.h"
+#include "collage/collage_test_graphs.h"
 #include "ir/type_inference.h"
 
 namespace collage {
