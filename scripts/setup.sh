@@ -31,6 +31,10 @@ PACKAGES=(
   # Library backends (src/backend/onednn, src/backend/openblas).
   libdnnl-dev
   libopenblas-dev
+  # The HTML placement report (collage partition --report): graphviz draws the graph at run
+  # time; chromium opens the report in its extended test.
+  graphviz
+  chromium
 )
 
 check_only=false

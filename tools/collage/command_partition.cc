@@ -1,6 +1,7 @@
 // `collage partition MODEL --backends B1,B2,... [--cost analytic] [-o PLAN]`: places every
 // part of the model on the listed backends with the Collage partitioner and prints the
-// placement (one line per partition and the total) and the explain table; -o writes the plan.
+// placement (one line per partition and the total) and the explain table; -o writes the plan;
+// --report runs the placed model and writes the HTML placement report.
 #include <iostream>
 
 #include "available_backends.h"
@@ -9,8 +10,10 @@
 #include "collage/partitioner.h"
 #include "commands.h"
 #include "model_loader.h"
+#include "partition_report_writer.h"
 #include "plan_file.h"
 #include "text_file.h"
+#include "threads_option.h"
 
 namespace collage::cli {
 namespace {
@@ -73,6 +76,9 @@ CommandSpec PartitionCommandSpec() {
               {{"--search"}, "op|graph", "op (default: the exact op-level search) or graph (not yet)"},
               {{"--db"}, "PATH", "measured-cost database (needs --cost measured)"},
               {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"},
+              {{"--report"}, "REPORT.html",
+               "run the placed model, time each partition and write an HTML report (graph, estimates, measurements)"},
+              ThreadsOptionSpec(),
           }};
 }
 
@@ -91,6 +97,8 @@ int RunPartitionCommand(const ParsedArguments& arguments) {
   options.explain = true;
 
   Plan plan{arguments.positional, ModelHash(model), backends, "analytic", {}, 0, Module()};
+  PlacementReport report{
+      .model = arguments.positional, .backends = backends, .threads = ThreadsArgument(arguments), .cost_model = plan.cost_model};
   size_t next_symbol = 0;
   std::string explanations;
   for (const auto& [name, function] : model.functions()) {
@@ -109,6 +117,7 @@ int RunPartitionCommand(const ParsedArguments& arguments) {
     }
     plan.total_ms += result.total.seconds() * 1e3;
     plan.module.Add(name, result.function);
+    AddPartitionedFunction(report, function, result, estimator);
     explanations += "\n@" + name + ":\n" + result.explanation->ToString();
   }
   std::cout << "total: " << FormatMilliseconds(Cost::Seconds(plan.total_ms * 1e-3)) << " ms estimated, "
@@ -117,6 +126,10 @@ int RunPartitionCommand(const ParsedArguments& arguments) {
   if (const std::optional<std::string> output = arguments.Value("--output")) {
     WriteTextFile(*output, PlanToText(plan));
     std::cout << "plan written to " << *output << "\n";
+  }
+  if (const std::optional<std::string> report_path = arguments.Value("--report")) {
+    WritePartitionReport(*report_path, report, plan.module);
+    std::cout << "report written to " << *report_path << "\n";
   }
   return 0;
 }
