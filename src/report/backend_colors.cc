@@ -8,9 +8,10 @@
 namespace collage {
 namespace {
 
-// ColorBrewer's Set3: light fills that dark text stays readable on.
-constexpr std::array<const char*, 10> kPalette = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3",
-                                                  "#fdb462", "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd"};
+// ColorBrewer's Set3: light fills that dark text stays readable on; its pale yellow, the
+// hardest to see as a cluster outline, last.
+constexpr std::array<const char*, 10> kPalette = {"#8dd3c7", "#fb8072", "#80b1d3", "#fdb462", "#b3de69",
+                                                  "#bebada", "#fccde5", "#d9d9d9", "#bc80bd", "#ffffb3"};
 
 }  // namespace
 
