@@ -33,6 +33,10 @@ PACKAGES=(
   libopenblas-dev
   # The measured-cost database (src/runtime/cost_database).
   libsqlite3-dev
+  # The HTML placement report (collage partition --report): graphviz draws the graph at run
+  # time; chromium opens the report in its extended test.
+  graphviz
+  chromium
 )
 
 check_only=false

@@ -17,17 +17,10 @@ std::string Percent(double fraction) {
   return text;
 }
 
-std::string Describe(const CandidatePartition& candidate, size_t width) {
-  return candidate.spec_name() + "(" + ShortLabel(candidate.sub_graph().label(), width) + ")";
-}
-
 std::string DescribeAlternative(const ExplainedPartition& partition) {
   if (!partition.alternative) return "only choice";
   const ExplainedAlternative& alternative = *partition.alternative;
-  std::string parts;
-  for (const CandidatePartition& candidate : alternative.candidates) {
-    parts += (parts.empty() ? "" : " + ") + Describe(candidate, kOpsWidth);
-  }
+  const std::string parts = DescribeCandidates(alternative.candidates, kOpsWidth);
   const double loss = alternative.cost.seconds() - partition.cost.seconds();
   const std::string sign = loss < 0 ? "-" : "+";
   std::string text = ShortLabel(parts, kAlternativeWidth) + ": " + FormatMilliseconds(alternative.cost) + " ms (" +
@@ -63,6 +56,15 @@ bool SameCandidate(const CandidatePartition& lhs, const CandidatePartition& rhs)
 
 }  // namespace
 
+std::string DescribeCandidates(const std::vector<CandidatePartition>& candidates, size_t label_width) {
+  std::string text;
+  for (const CandidatePartition& candidate : candidates) {
+    text += (text.empty() ? "" : " + ") + candidate.spec_name() + "(" +
+            ShortLabel(candidate.sub_graph().label(), label_width) + ")";
+  }
+  return text;
+}
+
 std::string ShortLabel(const std::string& label, size_t width) {
   if (label.size() <= width || width < 3) return label;
   return label.substr(0, width - 3) + "...";
@@ -94,6 +96,13 @@ Explanation ExplainPlacement(const DataflowGraph& graph, const std::vector<Candi
     explanation.partitions.push_back(std::move(partition));
   }
   return explanation;
+}
+
+const ExplainedPartition* Explanation::Find(const CandidatePartition& candidate) const {
+  for (const ExplainedPartition& partition : partitions) {
+    if (SameCandidate(partition.candidate, candidate)) return &partition;
+  }
+  return nullptr;
 }
 
 std::string Explanation::ToString() const {

@@ -40,12 +40,16 @@ struct Explanation {
   // total, best alternative with its cost and loss), then the host line and the total.
   // Deterministic: depends only on the placement and the costs.
   std::string ToString() const;
+  // The explained partition of `candidate` (same spec and sub-graph); nullptr when none.
+  const ExplainedPartition* Find(const CandidatePartition& candidate) const;
 };
 
 // `candidates` are all candidates of the search, `result` its answer.
 Explanation ExplainPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                              const SearchResult& result, CostEstimator& estimator);
 
+// "onednn(nn.conv2d) + native(nn.relu)": each candidate's spec and label cut to `label_width`.
+std::string DescribeCandidates(const std::vector<CandidatePartition>& candidates, size_t label_width);
 // "nn.dense+add" cut to at most `width` characters ("..." at the end when cut).
 std::string ShortLabel(const std::string& label, size_t width);
 // Seconds as milliseconds with 4 significant digits: "0.01234".

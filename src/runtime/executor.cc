@@ -172,4 +172,8 @@ size_t Executor::num_steps() const { return state_->plan.steps.size(); }
 
 const Profiler* Executor::profiler() const { return state_->profiler.get(); }
 
+void Executor::ClearProfile() {
+  if (state_->profiler) state_->profiler->ClearSamples();
+}
+
 }  // namespace collage

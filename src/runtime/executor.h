@@ -43,6 +43,8 @@ class Executor {
   size_t num_steps() const;
   // The timings of every run so far; null unless options.profile.
   const Profiler* profiler() const;
+  // Forgets the timings of the runs so far (warm-up runs); nothing to forget unless options.profile.
+  void ClearProfile();
 
  private:
   struct State;

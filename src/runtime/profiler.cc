@@ -9,14 +9,6 @@
 namespace collage {
 namespace {
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  const size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + middle, values.end());
-  if (values.size() % 2 == 1) return values[middle];
-  return (values[middle] + *std::max_element(values.begin(), values.begin() + middle)) / 2.0;
-}
-
 std::string Padded(const std::string& text, size_t width, bool right_aligned) {
   if (text.size() >= width) return text;
   const std::string padding(width - text.size(), ' ');
@@ -31,6 +23,14 @@ std::string Fixed(double value, int decimals) {
 
 }  // namespace
 
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  const size_t middle = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + middle, values.end());
+  if (values.size() % 2 == 1) return values[middle];
+  return (values[middle] + *std::max_element(values.begin(), values.begin() + middle)) / 2.0;
+}
+
 size_t Profiler::Add(ProfiledCall call) {
   calls_.push_back(std::move(call));
   samples_.emplace_back();
@@ -40,6 +40,10 @@ size_t Profiler::Add(ProfiledCall call) {
 void Profiler::Record(size_t index, double milliseconds) {
   Check(index < samples_.size(), "Profiler::Record: no call " + std::to_string(index));
   samples_[index].push_back(milliseconds);
+}
+
+void Profiler::ClearSamples() {
+  for (std::vector<double>& samples : samples_) samples.clear();
 }
 
 std::vector<ProfileRow> Profiler::Rows() const {

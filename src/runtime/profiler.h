@@ -24,11 +24,16 @@ struct ProfileRow {
   double share = 0.0;  // mean_ms / the sum of every row's mean_ms, in [0, 1]
 };
 
+// The median of `values` (the mean of the two middle ones for an even count); 0 when empty.
+double Median(std::vector<double> values);
+
 class Profiler {
  public:
   // Adds a call to time; returns its index for Record. Rows keep the order of Add.
   size_t Add(ProfiledCall call);
   void Record(size_t index, double milliseconds);
+  // Forgets every recorded time (warm-up runs, say); the calls stay.
+  void ClearSamples();
 
   std::vector<ProfileRow> Rows() const;
   // One line per call plus a header and a total line:

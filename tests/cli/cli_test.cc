@@ -1,64 +1,27 @@
-// End-to-end tests of the collage command-line tool: they run the built binary (its path
-// is in COLLAGE_CLI, which ctest sets) and check exit codes, output text and files.
+// End-to-end tests of the collage command-line tool (the fixture is in cli_fixture.h).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend/backend.h"
+#include "cli/cli_fixture.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
 #include "ir/parser.h"
 #include "ir/structural_equal.h"
 #include "runtime/cost_database.h"
-#include "testing/temp_directory.h"
 
 namespace collage {
 namespace {
 
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string CliPath() {
-  const char* path = std::getenv("COLLAGE_CLI");
-  return path != nullptr ? path : std::string(COLLAGE_BINARY_DIR) + "/bin/collage";
-}
-
-std::string Quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void WriteFile(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-int CountLines(const std::string& text) {
-  int lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
-
-// Two parameters, a tuple result.
-constexpr const char* kTupleModel = R"(def @main(%x: Tensor[(2, 3), f32], %y: Tensor[(3), f32]) {
-  %0 = add(%x, %y)
-  %1 = multiply(%x, %x)
-  (%0, nn.relu(%1))
-}
-)";
+using testing::CliPath;
+using testing::CliResult;
+using testing::CliTest;
+using testing::Quote;
 
 constexpr const char* kSingleOutputModel = R"(def @main(%a: Tensor[(4), i32]) {
   multiply(%a, %a)
@@ -70,44 +33,6 @@ constexpr const char* kIllTypedModel = R"(def @main(%x: Tensor[(2, 3), f32], %y:
   add(%x, %y)
 }
 )";
-
-class CliTest : public ::testing::Test {
- protected:
-  CliResult Run(const std::vector<std::string>& arguments) {
-    std::string command = Quote(CliPath());
-    for (const std::string& argument : arguments) command += " " + Quote(argument);
-    const std::string out_path = directory_.PathOf("stdout.txt");
-    const std::string err_path = directory_.PathOf("stderr.txt");
-    command += " >" + Quote(out_path) + " 2>" + Quote(err_path) + " </dev/null";
-    const int status = std::system(command.c_str());
-    CliResult result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = ReadFile(out_path);
-    result.err = ReadFile(err_path);
-    return result;
-  }
-  std::string WriteModel(const std::string& name, const std::string& text) {
-    const std::string path = directory_.PathOf(name);
-    WriteFile(path, text);
-    return path;
-  }
-  // Exit status 1 with one line on stderr that starts "collage: error: " and contains `expected`.
-  void ExpectError(const CliResult& result, const std::string& expected) {
-    EXPECT_EQ(result.exit_code, 1) << result.err;
-    EXPECT_EQ(result.err.rfind("collage: error: ", 0), 0u) << result.err;
-    EXPECT_EQ(CountLines(result.err), 1) << result.err;
-    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
-  }
-  // Exit status 2 with one line on stderr naming the problem and pointing to --help.
-  void ExpectUsageError(const CliResult& result, const std::string& expected) {
-    EXPECT_EQ(result.exit_code, 2) << result.err;
-    EXPECT_EQ(CountLines(result.err), 1) << result.err;
-    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
-    EXPECT_NE(result.err.find("--help"), std::string::npos) << result.err;
-  }
-
-  testing::TempDirectory directory_;
-};
 
 TEST_F(CliTest, HelpListsTheCommands) {
   for (const char* spelling : {"--help", "help", "-h"}) {

@@ -1,18 +1,20 @@
 // `collage partition MODEL --backends B1,B2,... [--cost analytic|measured] [--db PATH]
-// [--threads N] [-o PLAN]`: places every part of the model on the listed backends with the
-// Collage partitioner and prints the placement (one line per partition and the total) and
-// the explain table; -o writes the plan.
+// [--threads N] [--search op|graph] [-o PLAN] [--report REPORT.html]`: places every part of
+// the model on the listed backends with the Collage partitioner and prints the placement (one
+// line per partition and the total) and the explain table; -o writes the plan; --report runs
+// the placed model and writes the HTML placement report.
 #include <algorithm>
 #include <iostream>
 #include <map>
-#include <thread>
 
 #include "available_backends.h"
 #include "backend/backend.h"
 #include "commands.h"
 #include "model_loader.h"
 #include "model_partitioner.h"
+#include "partition_report_writer.h"
 #include "text_file.h"
+#include "threads_option.h"
 
 namespace collage::cli {
 namespace {
@@ -45,8 +47,7 @@ PartitionRequest RequestFrom(const ParsedArguments& arguments) {
   }
   request.backends = ParseBackendList(arguments.Value("--backends").value_or(default_backends), kCommand);
   request.database_path = arguments.Value("--db").value_or("");
-  request.threads = static_cast<int>(
-      arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
+  request.threads = static_cast<int>(ThreadsArgument(arguments));
   request.model_path = arguments.positional;
   return request;
 }
@@ -77,13 +78,15 @@ CommandSpec PartitionCommandSpec() {
               {{"--cost"}, "analytic|measured",
                "cost model: analytic (default; roofline per backend) or measured (time every candidate)"},
               {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
-              {{"--threads"}, "N", "threads of every backend, part of the measured costs' key (default: all cores)"},
+              ThreadsOptionSpec(),
               {{"--search"}, "op|graph",
                "op (default: the exact op-level search) or graph (then an evolutionary search on measured "
                "whole-model latency; needs --cost measured)"},
               {{"--graph-budget"}, "SECONDS", "wall time of the graph-level search per function (default: 120)"},
               {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
               {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"},
+              {{"--report"}, "REPORT.html",
+               "run the placed model, time each partition and write an HTML report (graph, estimates, measurements)"},
           }};
 }
 
@@ -97,6 +100,17 @@ int RunPartitionCommand(const ParsedArguments& arguments) {
   if (const std::optional<std::string> output = arguments.Value("--output")) {
     WriteTextFile(*output, PlanToText(placement.plan));
     std::cout << "plan written to " << *output << "\n";
+  }
+  if (const std::optional<std::string> report_path = arguments.Value("--report")) {
+    PlacementReport report{.model = request.model_path,
+                           .backends = request.backends,
+                           .threads = static_cast<size_t>(request.threads),
+                           .cost_model = placement.plan.cost_model};
+    for (const ModelPlacement::FunctionPlacement& function : placement.functions) {
+      AddPartitionedFunction(report, function.original, function.result, *placement.estimator);
+    }
+    WritePartitionReport(*report_path, report, placement.plan.module);
+    std::cout << "report written to " << *report_path << "\n";
   }
   return 0;
 }

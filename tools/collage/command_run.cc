@@ -4,7 +4,6 @@
 // output's type and a summary, optionally the per-partition profile, writes the outputs and
 // checks them against the reference interpreter.
 #include <iostream>
-#include <thread>
 
 #include "available_backends.h"
 #include "commands.h"
@@ -18,6 +17,7 @@
 #include "runtime/executor.h"
 #include "runtime/greedy_placement.h"
 #include "tensor_summary.h"
+#include "threads_option.h"
 
 namespace collage::cli {
 namespace {
@@ -50,7 +50,7 @@ CommandSpec RunCommandSpec() {
               {{"--backends"}, "B1,B2,...",
                "backends in priority order, greedily placed; the rest runs on the fallback (default: reference; "
                "see `collage backends`)"},
-              {{"--threads"}, "N", "worker threads for the backends (default: number of cores)"},
+              ThreadsOptionSpec(),
               {{"--seed"}, "S", "seed of the random inputs (default: 0)"},
               {{"--inputs"}, "IN.npz", "take the inputs from IN.npz, one array per parameter name"},
               {{"--outputs"}, "OUT.npz", "write the outputs to OUT.npz (\"output\" or \"output0\", ...)"},
@@ -66,8 +66,7 @@ int RunRunCommand(const ParsedArguments& arguments) {
     throw UsageError("--backends and --plan exclude each other: the plan names its backends", "run");
   }
   std::vector<std::string> backends = ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
-  const uint64_t threads =
-      arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096);
+  const uint64_t threads = ThreadsArgument(arguments);
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
 
   const Module module = LoadModel(arguments.positional);

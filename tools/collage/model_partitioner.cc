@@ -68,6 +68,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   graph_plan.partitions.clear();
   graph_plan.module = Module();
   size_t next_symbol = 0;
+  std::vector<PartitionResult> graph_results;
   for (const auto& [name, function] : model.functions()) {
     const PlacementFitness fitness = FitnessOfOutlined(function, [&, name = name](const Function& partitioned) {
       Module whole = placement.plan.module;
@@ -82,6 +83,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
     AddPartitions(graph_plan, result.partition, DataflowGraph::Create(function->body), estimator);
     graph_plan.module.Add(name, result.partition.function);
+    graph_results.push_back(result.partition);
   }
   const BackendRegistry& registry = BackendRegistry::Global();
   BenchmarkOptions benchmark;
@@ -94,7 +96,10 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   stage.op_level_ms = final_measurement[0].milliseconds.median;
   stage.graph_ms = final_measurement[1].milliseconds.median;
   stage.replaced = stage.graph_ms < stage.op_level_ms;
-  if (stage.replaced) placement.plan = graph_plan;
+  if (stage.replaced) {
+    placement.plan = graph_plan;
+    for (size_t f = 0; f < graph_results.size(); ++f) placement.functions[f].result = std::move(graph_results[f]);
+  }
   placement.graph_stage = std::move(stage);
 }
 

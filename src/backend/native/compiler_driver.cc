@@ -1,8 +1,5 @@
 #include "backend/native/compiler_driver.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,35 +9,13 @@
 #include <sstream>
 
 #include "support/error.h"
-
-extern char** environ;
+#include "support/subprocess.h"
 
 namespace collage::native {
 namespace {
 
 std::atomic<uint64_t> g_invocations{0};
 std::atomic<uint64_t> g_temporary_serial{0};
-
-// Runs argv with stdout and stderr into `log_path`; returns the exit status (127 when the
-// program could not be started).
-int RunProcess(const std::vector<std::string>& argv, const std::string& log_path) {
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return 127;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -80,7 +55,7 @@ std::string CompilerVersion(const CompilerConfig& config) {
   std::string version = "unknown";
   if (fd >= 0) {
     close(fd);
-    if (RunProcess({config.compiler, "--version"}, log_template) == 0) {
+    if (RunProgram({config.compiler, "--version"}, {.output = log_template, .error_to_output = true}) == 0) {
       const std::string log = ReadFile(log_template);
       version = log.substr(0, log.find('\n'));
     }
@@ -99,7 +74,7 @@ void CompileSharedObject(const CompilerConfig& config, const std::string& source
   for (const std::string& flag : CompilerFlags(config)) argv.push_back(flag);
   argv.insert(argv.end(), {"-I", include_dir, source_path, "-o", temporary});
   ++g_invocations;
-  const int status = RunProcess(argv, log_path);
+  const int status = RunProgram(argv, {.output = log_path, .error_to_output = true});
   const std::string log = ReadFile(log_path);
   unlink(log_path.c_str());
   if (status != 0) {

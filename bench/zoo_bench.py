@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""The zoo benchmark: Collage against every single backend, greedy BYOC and PyTorch eager.
+
+    /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends native,onednn,openblas,xnnpack]
+        [--threads 2] [--collage build/bin/collage] [--zoo DIR] [--json OUT.json] [--no-torch]
+    /usr/bin/python3 bench/zoo_bench.py --from-json RESULTS.json [--json OUT.json]
+
+For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, bert_encoder, gpt2_decoder,
+vit_b_16, dcgan_generator; ONNX files from models/export_zoo.py's cache) it runs
+`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ...` (DESIGN §12) and
+bench/torch_eager_bench.py on the same thread count, then prints one row per model (every
+single backend, greedy, collage, the speed-ups, tuning time, torch eager, collage vs torch) and
+the geometric means of the speed-ups, and writes everything as one JSON file.
+
+--from-json takes a JSON list of per-model results instead of running anything: each the JSON
+of `collage bench` plus "torch_eager_ms" (a number, or null when not measured).
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Optional
+
+DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "resnext50_32x4d", "bert_encoder", "gpt2_decoder", "vit_b_16",
+                  "dcgan_generator"]
+DEFAULT_BACKENDS = "native,onednn,openblas,xnnpack"
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPEEDUPS = ["collage_vs_best_single", "collage_vs_greedy", "collage_vs_torch"]
+
+
+def default_zoo_dir() -> str:
+    base = os.environ.get("COLLAGE_CACHE_DIR")
+    if base:
+        return os.path.join(base, "zoo")
+    return os.path.join(os.path.expanduser("~"), ".cache", "collage", "zoo")
+
+
+def run_collage_bench(collage: str, onnx_path: str, backends: str, threads: int) -> Dict:
+    with tempfile.TemporaryDirectory() as folder:
+        json_path = os.path.join(folder, "bench.json")
+        command = [collage, "bench", onnx_path, "--backends", backends, "--threads", str(threads), "--json", json_path]
+        completed = subprocess.run(command, capture_output=True, text=True)
+        if completed.returncode != 0:
+            raise RuntimeError(f"{' '.join(command)}: exit {completed.returncode}: {completed.stderr.strip()}")
+        with open(json_path) as file:
+            return json.load(file)
+
+
+def run_torch_eager(model: str, inputs_path: str, threads: int) -> Optional[float]:
+    command = [sys.executable, os.path.join(SOURCE_DIR, "bench", "torch_eager_bench.py"), model, "--threads",
+               str(threads), "--inputs", inputs_path]
+    completed = subprocess.run(command, capture_output=True, text=True)
+    if completed.returncode != 0:
+        print(f"zoo_bench: torch eager failed for {model}: {completed.stderr.strip()[-300:]}", file=sys.stderr)
+        return None
+    for line in completed.stdout.splitlines():
+        if line.startswith("run_ms_median "):
+            return float(line.split()[1])
+    return None
+
+
+def with_torch_speedup(result: Dict) -> Dict:
+    """The result with speedup.collage_vs_torch (torch eager ms / collage ms; null when unmeasured)."""
+    torch_ms = result.get("torch_eager_ms")
+    collage_ms = result["latency_ms"].get("collage")
+    speedup = dict(result.get("speedup", {}))
+    speedup["collage_vs_torch"] = torch_ms / collage_ms if torch_ms and collage_ms else None
+    return {**result, "speedup": speedup}
+
+
+def geometric_mean(values: List[Optional[float]]) -> Optional[float]:
+    present = [value for value in values if value]
+    if not present:
+        return None
+    return math.exp(sum(math.log(value) for value in present) / len(present))
+
+
+def summarize(results: List[Dict]) -> Dict:
+    rows = [with_torch_speedup(result) for result in results]
+    geomean = {name: geometric_mean([row["speedup"].get(name) for row in rows]) for name in SPEEDUPS}
+    return {"models": rows, "geomean_speedup": geomean}
+
+
+def single_backends(rows: List[Dict]) -> List[str]:
+    names = []
+    for row in rows:
+        for variant in row["latency_ms"]:
+            if variant.startswith("single:") and variant not in names:
+                names.append(variant)
+    return names
+
+
+def format_number(value: Optional[float], suffix: str = "") -> str:
+    return "-" if value is None else f"{value:.2f}{suffix}"
+
+
+def format_table(summary: Dict) -> str:
+    rows = summary["models"]
+    singles = single_backends(rows)
+    header = ["model"] + singles + ["greedy", "collage", "vs best single", "vs greedy", "tuning s", "partitions",
+                                    "torch", "vs torch"]
+    lines = [header]
+    for row in rows:
+        latency = row["latency_ms"]
+        speedup = row["speedup"]
+        lines.append([row["model"]] + [format_number(latency.get(name)) for name in singles] + [
+            format_number(latency.get("greedy")), format_number(latency.get("collage")),
+            format_number(speedup.get("collage_vs_best_single"), "x"), format_number(speedup.get("collage_vs_greedy"), "x"),
+            format_number(row.get("tuning_s")), str(row.get("partitions", "-")), format_number(row.get("torch_eager_ms")),
+            format_number(speedup.get("collage_vs_torch"), "x")])
+    geomean = summary["geomean_speedup"]
+    lines.append(["geomean"] + [""] * (len(singles) + 2) + [
+        format_number(geomean["collage_vs_best_single"], "x"), format_number(geomean["collage_vs_greedy"], "x"), "", "",
+        "", format_number(geomean["collage_vs_torch"], "x")])
+    widths = [max(len(line[column]) for line in lines) for column in range(len(header))]
+    text = ""
+    for line in lines:
+        cells = [cell.ljust(width) if column == 0 else cell.rjust(width)
+                 for column, (cell, width) in enumerate(zip(line, widths))]
+        text += "  ".join(cells).rstrip() + "\n"
+    return text + "latencies in ms (medians); speed-ups are ratios of latencies\n"
+
+
+def measure(args) -> List[Dict]:
+    results = []
+    for model in args.models.split(","):
+        onnx_path = os.path.join(args.zoo, model + ".onnx")
+        if not os.path.exists(onnx_path):
+            raise RuntimeError(f"{onnx_path} is missing: export it with models/export_zoo.py --models {model}")
+        print(f"zoo_bench: {model} ...", file=sys.stderr, flush=True)
+        result = run_collage_bench(args.collage, onnx_path, args.backends, args.threads)
+        result["model"] = model
+        inputs_path = os.path.join(args.zoo, model + ".inputs.npz")
+        result["torch_eager_ms"] = None if args.no_torch else run_torch_eager(model, inputs_path, args.threads)
+        results.append(result)
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", default=",".join(DEFAULT_MODELS), help="comma-separated zoo model names")
+    parser.add_argument("--backends", default=DEFAULT_BACKENDS)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--collage", default=os.path.join(SOURCE_DIR, "build", "bin", "collage"))
+    parser.add_argument("--zoo", default=default_zoo_dir(), help="the zoo folder (default: %(default)s)")
+    parser.add_argument("--no-torch", action="store_true", help="leave PyTorch eager out")
+    parser.add_argument("--from-json", help="per-model results to tabulate instead of measuring")
+    parser.add_argument("--json", help="write the combined results here")
+    args = parser.parse_args()
+    try:
+        if args.from_json:
+            with open(args.from_json) as file:
+                results = json.load(file)
+        else:
+            results = measure(args)
+        summary = summarize(results)
+    except (OSError, RuntimeError, ValueError, KeyError, TypeError) as error:
+        print(f"zoo_bench: error: {error}", file=sys.stderr)
+        return 1
+    summary["threads"] = results[0].get("threads", args.threads) if results else args.threads
+    summary["backends"] = [name[len("single:"):] for name in single_backends(summary["models"])]
+    print(format_table(summary), end="")
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump(summary, file, indent=2)
+            file.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+#include "partition_report_writer.h"
+
+#include <chrono>
+
+#include "backend/backend.h"
+#include "interpreter/interpreter.h"
+#include "report/html_report.h"
+#include "runtime/executor.h"
+#include "text_file.h"
+
+namespace collage::cli {
+namespace {
+
+constexpr size_t kWarmUpRuns = 3;
+constexpr size_t kTimedRuns = 10;
+constexpr uint64_t kInputSeed = 0;
+
+void MeasurePlacement(PlacementReport& report, const Module& partitioned) {
+  ExecutorOptions options;
+  options.compile.threads = static_cast<int>(report.threads);
+  options.profile = true;
+  Executor executor(partitioned, BackendRegistry::Global(), options);
+  const std::vector<Value> arguments = RandomArguments(partitioned.main(), kInputSeed);
+  for (size_t run = 0; run < kWarmUpRuns; ++run) executor.Run(arguments);
+  executor.ClearProfile();
+  std::vector<double> run_ms;
+  for (size_t run = 0; run < kTimedRuns; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    executor.Run(arguments);
+    run_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  AddMeasurements(report, executor.profiler()->Rows(), Median(run_ms), kTimedRuns);
+}
+
+}  // namespace
+
+void WritePartitionReport(const std::string& path, PlacementReport report, const Module& partitioned) {
+  MeasurePlacement(report, partitioned);
+  WriteTextFile(path, RenderPlacementReport(report));
+}
+
+}  // namespace collage::cli

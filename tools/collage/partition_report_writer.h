@@ -1,0 +1,18 @@
+// `collage partition --report REPORT.html`: measures the partitioned module and writes the
+// placement report (src/report/). The module is compiled once by the executor with
+// profiling on and run on seeded random inputs: warm-up runs first, then timed runs whose
+// medians (per partition and end to end) fill the report's measured columns.
+#pragma once
+
+#include <string>
+
+#include "ir/module.h"
+#include "report/placement_report.h"
+
+namespace collage::cli {
+
+// Runs on `report.threads` threads. Throws Error when the module cannot be compiled or run,
+// or the file cannot be written.
+void WritePartitionReport(const std::string& path, PlacementReport report, const Module& partitioned);
+
+}  // namespace collage::cli
