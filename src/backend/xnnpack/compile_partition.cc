@@ -100,10 +100,12 @@ std::unique_ptr<Executable> CompilePartition(const Function& function, int threa
     builder.DefineInput(*function->params[i], static_cast<uint32_t>(i));
   DefineNodes(builder, post_order, fusion);
 
-  ThreadPool pool(pthreadpool_create(static_cast<size_t>(std::max(threads, 1))));
-  if (!pool) throw Error("xnnpack: cannot create a thread pool of " + std::to_string(threads) + " threads");
+  ThreadPool pool = SharedThreadPool(std::max(threads, 1));
   xnn_runtime_t runtime = nullptr;
-  CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), 0, &runtime), "xnn_create_runtime_v2");
+  // Yielding workers sleep after each run instead of spinning: in a mixed placement the next
+  // partition's backend (its own thread pool) needs the cores.
+  CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), XNN_FLAG_YIELD_WORKERS, &runtime),
+              "xnn_create_runtime_v2");
   return std::make_unique<XnnpackExecutable>(std::move(pool), builder.TakeStaticData(), Runtime(runtime),
                                              std::move(input_shapes), std::move(outputs));
 }

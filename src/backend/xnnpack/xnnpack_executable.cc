@@ -1,6 +1,8 @@
 #include "backend/xnnpack/xnnpack_executable.h"
 
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "backend/xnnpack/layout.h"
 #include "backend/xnnpack/xnnpack_status.h"
@@ -12,6 +14,21 @@ namespace {
 size_t ElementCount(const Shape& shape) { return static_cast<size_t>(NumElements(shape)); }
 
 }  // namespace
+
+ThreadPool SharedThreadPool(int threads) {
+  static std::mutex mutex;
+  static std::map<int, ThreadPool> pools;
+  const std::lock_guard<std::mutex> lock(mutex);
+  ThreadPool& pool = pools[threads];
+  if (!pool) {
+    pool = ThreadPool(pthreadpool_create(static_cast<size_t>(threads)), [](pthreadpool_t p) { pthreadpool_destroy(p); });
+    if (!pool.get()) {
+      pools.erase(threads);
+      throw Error("xnnpack: cannot create a thread pool of " + std::to_string(threads) + " threads");
+    }
+  }
+  return pool;
+}
 
 XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, Runtime runtime,
                                      std::vector<Shape> input_shapes, std::vector<OutputSource> outputs)

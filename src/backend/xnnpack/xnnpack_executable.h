@@ -31,14 +31,16 @@ struct OutputSource {
   Shape shape;  // the IR shape
 };
 
-struct ThreadPoolDeleter {
-  void operator()(pthreadpool_t pool) const { pthreadpool_destroy(pool); }
-};
 struct RuntimeDeleter {
   void operator()(xnn_runtime_t runtime) const { xnn_delete_runtime(runtime); }
 };
-using ThreadPool = std::unique_ptr<std::remove_pointer_t<pthreadpool_t>, ThreadPoolDeleter>;
+using ThreadPool = std::shared_ptr<std::remove_pointer_t<pthreadpool_t>>;
 using Runtime = std::unique_ptr<std::remove_pointer_t<xnn_runtime_t>, RuntimeDeleter>;
+
+// The process's pool of `threads` threads, shared by every executable compiled for that many
+// threads (runs are serialized by the pool), so that a placement with many XNNPACK partitions
+// has one set of worker threads rather than one per partition. Throws Error when it cannot be created.
+ThreadPool SharedThreadPool(int threads);
 
 class XnnpackExecutable final : public Executable {
  public:
