@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # The main job on a fresh clone: installs what is missing, builds the collage tool, exports a
-# zoo model (random weights, seeded input, torch's outputs), places it on every CPU backend
-# with the Collage partitioner, runs the plan checked against the reference interpreter, and
-# runs the greedy placement for comparison.
+# zoo model (random weights, seeded input, torch's outputs), tunes it on every CPU backend with
+# measured costs into the default cost database (a second run measures nothing), prints the
+# placement, runs the plan checked against the reference interpreter, writes the HTML report,
+# and measures single-backend, greedy and Collage placements end to end (`collage bench`).
 #
 #   scripts/run_example.sh [MODEL]     MODEL: a zoo model name (default: mobilenet_v2; see
 #                                      `/usr/bin/python3 models/export_zoo.py --list`) or a
 #                                      text-IR file such as examples/conv_block.cir
 #
-# COLLAGE_BUILD_DIR overrides the build directory (default: build); the model and the plan go
-# to $COLLAGE_CACHE_DIR/zoo (default ~/.cache/collage/zoo).
+# COLLAGE_BUILD_DIR overrides the build directory (default: build); the model, the plan and the
+# report go to $COLLAGE_CACHE_DIR/zoo (default ~/.cache/collage/zoo); COLLAGE_THREADS sets the
+# thread count (default 2); the cost database is `collage db stats`'s.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 case "${1:-}" in
   -h | --help)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -25,23 +27,26 @@ model_name="${1:-mobilenet_v2}"
 build_dir="${COLLAGE_BUILD_DIR:-build}"
 zoo_dir="${COLLAGE_CACHE_DIR:-$HOME/.cache/collage}/zoo"
 backends="onednn,openblas,xnnpack,native"  # priority order for the greedy run; native is the fallback
+threads="${COLLAGE_THREADS:-2}"
 
 echo "==> setup"
 scripts/setup.sh
 echo "==> configure and build $build_dir/bin/collage"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build_dir" --target collage
+cmake --build "$build_dir" --target collage collage-measure-worker
 collage="$build_dir/bin/collage"
 
 inputs=()
 if [[ -f "$model_name" ]]; then
   model="$model_name"
   plan="${TMPDIR:-/tmp}/$(basename "$model").plan"
+  report="${TMPDIR:-/tmp}/$(basename "$model").report.html"
 else
   echo "==> export $model_name to $zoo_dir"
   /usr/bin/python3 models/export_zoo.py --out "$zoo_dir" --models "$model_name"
   model="$zoo_dir/$model_name.onnx"
   plan="$zoo_dir/$model_name.plan"
+  report="$zoo_dir/$model_name.report.html"
   inputs=(--inputs "$zoo_dir/$model_name.inputs.npz")
 fi
 
@@ -51,9 +56,10 @@ echo "==> $collage backends"
 available=$("$collage" backends | awk 'NR > 1 {print $1}' | paste -sd, -)
 backends=$(tr ',' '\n' <<<"$backends" | grep -Fxf <(tr ',' '\n' <<<"$available") | paste -sd, -)
 
-echo "==> $collage partition $model --backends $backends --cost analytic -o $plan"
-"$collage" partition "$model" --backends "$backends" --cost analytic -o "$plan"
+echo "==> $collage partition $model --backends $backends --cost measured --threads $threads -o $plan --report $report"
+"$collage" partition "$model" --backends "$backends" --cost measured --threads "$threads" -o "$plan" --report "$report"
 echo "==> $collage run $model --plan $plan --check --profile"
-"$collage" run "$model" --plan "$plan" "${inputs[@]}" --check --profile
-echo "==> greedy placement for comparison: $collage run $model --backends $backends --check"
-"$collage" run "$model" --backends "$backends" "${inputs[@]}" --check
+"$collage" run "$model" --plan "$plan" "${inputs[@]}" --threads "$threads" --check --profile
+echo "==> $collage bench $model --backends $backends --threads $threads"
+"$collage" bench "$model" --backends "$backends" --threads "$threads" --repeat 20
+echo "==> the placement report is $report"
