@@ -3,6 +3,7 @@
 
     /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends native,onednn,openblas,xnnpack]
         [--threads 2] [--collage build/bin/collage] [--zoo DIR] [--json OUT.json] [--no-torch]
+        [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH] [--log-dir DIR]
     /usr/bin/python3 bench/zoo_bench.py --from-json RESULTS.json [--json OUT.json]
 
 For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, bert_encoder, gpt2_decoder,
@@ -39,11 +40,16 @@ def default_zoo_dir() -> str:
     return os.path.join(os.path.expanduser("~"), ".cache", "collage", "zoo")
 
 
-def run_collage_bench(collage: str, onnx_path: str, backends: str, threads: int) -> Dict:
+def run_collage_bench(collage: str, onnx_path: str, backends: str, threads: int, extra: List[str],
+                      log_path: Optional[str]) -> Dict:
     with tempfile.TemporaryDirectory() as folder:
         json_path = os.path.join(folder, "bench.json")
         command = [collage, "bench", onnx_path, "--backends", backends, "--threads", str(threads), "--json", json_path]
+        command += extra
         completed = subprocess.run(command, capture_output=True, text=True)
+        if log_path:
+            with open(log_path, "w") as log:
+                log.write(" ".join(command) + "\n" + completed.stdout + completed.stderr)
         if completed.returncode != 0:
             raise RuntimeError(f"{' '.join(command)}: exit {completed.returncode}: {completed.stderr.strip()}")
         with open(json_path) as file:
@@ -122,6 +128,12 @@ def format_table(summary: Dict) -> str:
         cells = [cell.ljust(width) if column == 0 else cell.rjust(width)
                  for column, (cell, width) in enumerate(zip(line, widths))]
         text += "  ".join(cells).rstrip() + "\n"
+    graph_rows = [row for row in rows if "collage-graph" in row["latency_ms"]]
+    for row in graph_rows:
+        graph_ms = row["latency_ms"]["collage-graph"]
+        text += (f"{row['model']}: collage-graph {graph_ms:.2f} ms, "
+                 f"{row['latency_ms']['collage'] / graph_ms:.2f}x collage's latency, "
+                 f"additive error of collage {row.get('additive_error', float('nan')) * 100:+.1f}%\n")
     return text + "latencies in ms (medians); speed-ups are ratios of latencies\n"
 
 
@@ -132,7 +144,11 @@ def measure(args) -> List[Dict]:
         if not os.path.exists(onnx_path):
             raise RuntimeError(f"{onnx_path} is missing: export it with models/export_zoo.py --models {model}")
         print(f"zoo_bench: {model} ...", file=sys.stderr, flush=True)
-        result = run_collage_bench(args.collage, onnx_path, args.backends, args.threads)
+        extra = ["--repeat", str(args.repeat), "--search", args.search, "--graph-budget", str(args.graph_budget)]
+        if args.db:
+            extra += ["--db", args.db]
+        log_path = os.path.join(args.log_dir, model + ".bench.log") if args.log_dir else None
+        result = run_collage_bench(args.collage, onnx_path, args.backends, args.threads, extra, log_path)
         result["model"] = model
         inputs_path = os.path.join(args.zoo, model + ".inputs.npz")
         result["torch_eager_ms"] = None if args.no_torch else run_torch_eager(model, inputs_path, args.threads)
@@ -148,6 +164,11 @@ def main() -> int:
     parser.add_argument("--collage", default=os.path.join(SOURCE_DIR, "build", "bin", "collage"))
     parser.add_argument("--zoo", default=default_zoo_dir(), help="the zoo folder (default: %(default)s)")
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch eager out")
+    parser.add_argument("--repeat", type=int, default=10, help="collage bench --repeat")
+    parser.add_argument("--search", default="op", choices=["op", "graph"], help="collage bench --search")
+    parser.add_argument("--graph-budget", type=int, default=120, help="collage bench --graph-budget (seconds)")
+    parser.add_argument("--db", help="collage bench --db (default: the default cost database)")
+    parser.add_argument("--log-dir", help="keep each model's collage bench output here")
     parser.add_argument("--from-json", help="per-model results to tabulate instead of measuring")
     parser.add_argument("--json", help="write the combined results here")
     args = parser.parse_args()
