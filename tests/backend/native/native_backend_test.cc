@@ -1,6 +1,8 @@
 // The native backend's contract: registration and support declaration, the on-disk kernel
 // cache (a second compile runs no compiler, constants are data and not code), compiler
 // failures as Errors, thread counts, and the reference fallback for dtypes without a generator.
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include "backend/backend_test_util.h"
@@ -8,8 +10,10 @@
 #include "backend/native/kernel_cache.h"
 #include "backend/native/native_backend.h"
 #include "backend/native/native_test_util.h"
+#include "interpreter/interpreter.h"
 #include "ir/type_inference.h"
 #include "op/op_registry.h"
+#include "runtime/invoke_executable.h"
 #include "testing/temp_directory.h"
 
 namespace collage {
@@ -95,6 +99,39 @@ def @main(%x: Tensor[(1, 8, 20, 20), f32], %w: Tensor[(24, 8, 3, 3), f32], %d: T
   for (int threads : {1, 2, 3}) {
     std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions(threads));
     EXPECT_TRUE(testing::ExecutableMatchesReference(*executable, function, 7)) << threads << " threads";
+  }
+}
+
+// The vectorized max/min select exactly what the reference does: the first NaN argument,
+// else the larger (smaller) value, `a` on ties, so signed zeros come out the same.
+TEST(NativeBackendTest, MaximumAndMinimumMatchTheReferenceBitForBitOnNaNsAndZeros) {
+  const Function function = testing::ParseMainFunction(R"(
+def @main(%a: Tensor[(37), f32], %b: Tensor[(37), f32]) {
+  (maximum(%a, %b), minimum(%a, %b))
+}
+)");
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float other_nan = -std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> specials_a = {nan, 1.0f, nan, 0.0f, -0.0f, 2.0f, 3.0f, -inf, inf, -0.0f, 0.0f, other_nan};
+  const std::vector<float> specials_b = {1.0f, nan, other_nan, -0.0f, 0.0f, 2.0f, -1.0f, inf, nan, -0.0f, 0.0f, -5.0f};
+  std::vector<float> a;
+  std::vector<float> b;
+  for (size_t i = 0; i < 37; ++i) {  // every vector lane position and the scalar tail see specials
+    a.push_back(specials_a[i % specials_a.size()]);
+    b.push_back(specials_b[(i + i / specials_b.size()) % specials_b.size()]);
+  }
+  const std::vector<Value> args = {Value(Tensor::FromVector(a, {37})), Value(Tensor::FromVector(b, {37}))};
+  std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions(1));
+  const std::vector<Tensor> actual = InvokeExecutable(*executable, function, args).Flatten();
+  const std::vector<Tensor> expected = Evaluate(function, args).Flatten();
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t r = 0; r < actual.size(); ++r) {
+    const auto* got = static_cast<const uint32_t*>(actual[r].raw_data());
+    const auto* want = static_cast<const uint32_t*>(expected[r].raw_data());
+    for (size_t i = 0; i < 37; ++i) {
+      EXPECT_EQ(got[i], want[i]) << (r == 0 ? "maximum(" : "minimum(") << a[i] << ", " << b[i] << ") at " << i;
+    }
   }
 }
 
