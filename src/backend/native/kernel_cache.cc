@@ -164,12 +164,13 @@ std::vector<LoadedKernel> KernelCache::Load(const std::vector<GeneratedKernel>& 
       unit += "\n" + sources.at(key);
       batch_key_text += key;
     }
-    const std::string name = "batch-" + Hex(StableHash(batch_key_text, prefix_hash)) + ".so";
-    const std::string source_path = TemporaryName(dir_ + "/" + name) + ".cc";
+    const std::string stem = "batch-" + Hex(StableHash(batch_key_text, prefix_hash));
+    const std::string name = stem + ".so";
+    const std::string source_path = TemporaryName(dir_ + "/" + stem) + ".cc";
     try {
       WriteAtomically(source_path, unit);
       CompileSharedObject(config_, source_path, include_dir, dir_ + "/" + name);
-      std::remove(source_path.c_str());
+      if (std::rename(source_path.c_str(), (dir_ + "/" + stem + ".cc").c_str()) != 0) std::remove(source_path.c_str());
       for (const std::string& key : batch) WriteAtomically(dir_ + "/" + key + ".kernel", name);
     } catch (const Error& failure) {
       std::remove(source_path.c_str());

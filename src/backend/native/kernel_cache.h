@@ -3,7 +3,8 @@
 // out every shape and attribute of its group), so a key names exactly one machine code.
 //
 // Layout of the cache folder: include-<hash>/ holds the runtime headers; batch-<hash>.so
-// holds the kernels of one compiler invocation; <key>.kernel names the batch holding the
+// holds the kernels of one compiler invocation and batch-<hash>.cc their source (kept for
+// reading the generated code); <key>.kernel names the batch holding the
 // kernel of that key. Every file is written to a temporary name and renamed into place, so
 // concurrent processes sharing the folder are safe. Loaded shared objects stay loaded for
 // the life of the process. Before the first load, OMP_WAIT_POLICY defaults to passive
