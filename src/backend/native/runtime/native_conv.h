@@ -3,7 +3,7 @@
 // input windows packed on the fly (im2col inside the packer, so no im2col buffer); a 1x1,
 // stride-1, unpadded convolution packs the input rows directly. Convolutions with few taps
 // per output (depthwise) run a direct kernel vectorized along output rows. The transposed
-// convolution scatters each input plane through the kernel taps into an output plane.
+// convolution is a GEMM whose columns are added into the output planes (col2im).
 #pragma once
 
 #include "native_gemm.h"
@@ -113,50 +113,66 @@ void Conv2d(const ConvShape& s, const float* data, const float* weight, int thre
       const int64_t base = (n * s.out_channels + g * s.GroupOutChannels()) * planes;
       const auto store = [&](int64_t m, int64_t p, float value) { epilogue(base + m * planes + p, value); };
       if (pointwise) {
-        Gemm(s.GroupOutChannels(), planes, k_count, weights, k_count, RowMajorPacker{image, planes}, threads, store);
+        Gemm(s.GroupOutChannels(), planes, k_count, RowMajorA(weights, k_count), RowMajorPacker{image, planes}, threads, store);
       } else {
-        Gemm(s.GroupOutChannels(), planes, k_count, weights, k_count, WindowPacker{s, image}, threads, store);
+        Gemm(s.GroupOutChannels(), planes, k_count, RowMajorA(weights, k_count), WindowPacker{s, image}, threads, store);
       }
     }
   }
 }
 
-// Transposed convolution; weight is (in_channels, out_channels / groups, KH, KW). Threads
-// split the output planes; each plane gathers the scatter of its group's input planes.
+// Transposed convolution (weight (in_channels, out_channels / groups, KH, KW)) as a GEMM and
+// a col2im, per image and group: the columns cols[(o, ky, kx), (y, x)] = sum_c weight[c, (o,
+// ky, kx)] * data[c, (y, x)] (the weights read in place as a column-major A) are added into
+// the output planes at (y * stride - pad + ky * dilation, x * stride - pad + kx * dilation).
+// Threads split the group's output channels, so no two threads add into one output element,
+// and the epilogue sees every finished element once.
 template <typename Epilogue>
 void Conv2dTranspose(const ConvShape& s, const float* data, const float* weight, int threads, const Epilogue& epilogue) {
+  const int64_t taps = s.kernel_height * s.kernel_width;
+  const int64_t group_in = s.GroupInChannels();
+  const int64_t group_out = s.GroupOutChannels();
+  const int64_t rows = group_out * taps;
+  const int64_t in_plane = s.in_height * s.in_width;
   const int64_t out_plane = s.out_height * s.out_width;
-  ParallelFor(s.batch * s.out_channels, threads, 1, [&](int64_t begin, int64_t end) {
-    Scratch<float> acc(out_plane);
-    for (int64_t index = begin; index < end; ++index) {
-      const int64_t n = index / s.out_channels;
-      const int64_t oc = index % s.out_channels;
-      const int64_t group = oc / s.GroupOutChannels();
-      const int64_t o = oc % s.GroupOutChannels();
-      for (int64_t i = 0; i < out_plane; ++i) acc.data()[i] = 0.0f;
-      for (int64_t c = group * s.GroupInChannels(); c < (group + 1) * s.GroupInChannels(); ++c) {
-        const float* plane = data + (n * s.in_channels + c) * s.in_height * s.in_width;
-        const float* taps = weight + (c * s.GroupOutChannels() + o) * s.kernel_height * s.kernel_width;
-        for (int64_t ky = 0; ky < s.kernel_height; ++ky) {
-          for (int64_t kx = 0; kx < s.kernel_width; ++kx) {
-            const float w = taps[ky * s.kernel_width + kx];
-            for (int64_t y = 0; y < s.in_height; ++y) {
-              const int64_t oy = y * s.stride_h - s.pad_top + ky * s.dilation_h;
-              if (oy < 0 || oy >= s.out_height) continue;
-              float* out_row = acc.data() + oy * s.out_width;
-              const float* in_row = plane + y * s.in_width;
-              for (int64_t x = 0; x < s.in_width; ++x) {
-                const int64_t ox = x * s.stride_w - s.pad_left + kx * s.dilation_w;
-                if (ox >= 0 && ox < s.out_width) out_row[ox] += w * in_row[x];
-              }
-            }
+  const int64_t panels = (in_plane + kNR - 1) / kNR;
+  // Where input pixel p and tap t land (before the bounds check): row and column offsets.
+  Scratch<int64_t> pixel_y(in_plane);
+  Scratch<int64_t> pixel_x(in_plane);
+  Scratch<int64_t> tap_y(taps);
+  Scratch<int64_t> tap_x(taps);
+  for (int64_t p = 0; p < in_plane; ++p) {
+    pixel_y.data()[p] = (p / s.in_width) * s.stride_h - s.pad_top;
+    pixel_x.data()[p] = (p % s.in_width) * s.stride_w - s.pad_left;
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    tap_y.data()[t] = (t / s.kernel_width) * s.dilation_h;
+    tap_x.data()[t] = (t % s.kernel_width) * s.dilation_w;
+  }
+  for (int64_t n = 0; n < s.batch; ++n) {
+    for (int64_t g = 0; g < s.groups; ++g) {
+      const float* image = data + (n * s.in_channels + g * group_in) * in_plane;
+      const float* weights = weight + g * group_in * rows;
+      const int64_t first_plane = n * s.out_channels + g * group_out;
+      ParallelFor(group_out, threads, 1, [&](int64_t begin, int64_t end) {
+        const int64_t count = (end - begin) * out_plane;
+        Scratch<float> sums(count);
+        for (int64_t i = 0; i < count; ++i) sums.data()[i] = 0.0f;
+        const auto add = [&](int64_t m, int64_t p, float value) {
+          const int64_t t = m % taps;
+          const int64_t oy = pixel_y.data()[p] + tap_y.data()[t];
+          const int64_t ox = pixel_x.data()[p] + tap_x.data()[t];
+          if (oy >= 0 && oy < s.out_height && ox >= 0 && ox < s.out_width) {
+            sums.data()[(m / taps) * out_plane + oy * s.out_width + ox] += value;
           }
-        }
-      }
-      const int64_t base = index * out_plane;
-      for (int64_t i = 0; i < out_plane; ++i) epilogue(base + i, acc.data()[i]);
+        };
+        const MatrixA a{weights + begin * taps, 1, rows};
+        GemmPanels((end - begin) * taps, in_plane, group_in, a, RowMajorPacker{image, in_plane}, 0, panels, add);
+        const int64_t base = (first_plane + begin) * out_plane;
+        for (int64_t i = 0; i < count; ++i) epilogue(base + i, sums.data()[i]);
+      });
     }
-  });
+  }
 }
 
 }  // namespace native

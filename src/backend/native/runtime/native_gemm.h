@@ -1,6 +1,7 @@
-// A blocked single-precision GEMM: C[M, N] = A[M, K] * B[K, N] with A row-major (leading
-// dimension lda) and B supplied by a packer, so that dense weights, row-major matrices and
-// convolution windows (im2col on the fly) share one micro-kernel.
+// A blocked single-precision GEMM: C[M, N] = A[M, K] * B[K, N] with A strided in memory
+// (row-major with a leading dimension, or column-major) and B supplied by a packer, so that
+// dense weights, row-major matrices and convolution windows (im2col on the fly) share one
+// micro-kernel.
 //
 // B is packed per thread into panels of kNR columns and kKC rows (zero-padded), the
 // micro-kernel accumulates a kMR x kNR tile in vector registers over a K block, the tile
@@ -21,9 +22,22 @@ typedef float Vec16 __attribute__((vector_size(64)));
 NATIVE_INLINE Vec16 LoadVec(const float* p) { return *reinterpret_cast<const Vec16*>(p); }
 NATIVE_INLINE void StoreVec(float* p, Vec16 v) { *reinterpret_cast<Vec16*>(p) = v; }
 
-// c[r * kNR + j] (+)= sum_k a[r * lda + k] * b[k * kNR + j] for r < Rows.
-template <int Rows>
-inline void MicroKernel(int64_t kc, const float* a, int64_t lda, const float* b, float* c, bool accumulate) {
+// A[m, k] at data[m * row_stride + k * column_stride]; one of the strides is 1.
+struct MatrixA {
+  const float* data;
+  int64_t row_stride;
+  int64_t column_stride;
+
+  bool RowMajor() const { return column_stride == 1; }
+  MatrixA At(int64_t m, int64_t k) const { return {data + m * row_stride + k * column_stride, row_stride, column_stride}; }
+};
+
+NATIVE_INLINE MatrixA RowMajorA(const float* data, int64_t lda) { return {data, lda, 1}; }
+
+// c[r * kNR + j] (+)= sum_k A[r, k] * b[k * kNR + j] for r < Rows; `stride` is A's row
+// stride when RowMajor, else its column stride.
+template <int Rows, bool RowMajor>
+inline void MicroKernel(int64_t kc, const float* a, int64_t stride, const float* b, float* c, bool accumulate) {
   Vec16 acc[Rows][2];
 #pragma GCC unroll 6
   for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = Vec16{};
@@ -32,7 +46,7 @@ inline void MicroKernel(int64_t kc, const float* a, int64_t lda, const float* b,
     const Vec16 b1 = LoadVec(b + k * kNR + 16);
 #pragma GCC unroll 6
     for (int r = 0; r < Rows; ++r) {
-      const float av = a[r * lda + k];
+      const float av = RowMajor ? a[r * stride + k] : a[k * stride + r];
       acc[r][0] += av * b0;
       acc[r][1] += av * b1;
     }
@@ -49,14 +63,24 @@ inline void MicroKernel(int64_t kc, const float* a, int64_t lda, const float* b,
   }
 }
 
-inline void MicroKernelRows(int rows, int64_t kc, const float* a, int64_t lda, const float* b, float* c, bool accumulate) {
+template <bool RowMajor>
+inline void MicroKernelRows(int rows, int64_t kc, const float* a, int64_t stride, const float* b, float* c,
+                            bool accumulate) {
   switch (rows) {
-    case 6: MicroKernel<6>(kc, a, lda, b, c, accumulate); break;
-    case 5: MicroKernel<5>(kc, a, lda, b, c, accumulate); break;
-    case 4: MicroKernel<4>(kc, a, lda, b, c, accumulate); break;
-    case 3: MicroKernel<3>(kc, a, lda, b, c, accumulate); break;
-    case 2: MicroKernel<2>(kc, a, lda, b, c, accumulate); break;
-    default: MicroKernel<1>(kc, a, lda, b, c, accumulate); break;
+    case 6: MicroKernel<6, RowMajor>(kc, a, stride, b, c, accumulate); break;
+    case 5: MicroKernel<5, RowMajor>(kc, a, stride, b, c, accumulate); break;
+    case 4: MicroKernel<4, RowMajor>(kc, a, stride, b, c, accumulate); break;
+    case 3: MicroKernel<3, RowMajor>(kc, a, stride, b, c, accumulate); break;
+    case 2: MicroKernel<2, RowMajor>(kc, a, stride, b, c, accumulate); break;
+    default: MicroKernel<1, RowMajor>(kc, a, stride, b, c, accumulate); break;
+  }
+}
+
+inline void MicroKernelRows(int rows, int64_t kc, const MatrixA& a, const float* b, float* c, bool accumulate) {
+  if (a.RowMajor()) {
+    MicroKernelRows<true>(rows, kc, a.data, a.row_stride, b, c, accumulate);
+  } else {
+    MicroKernelRows<false>(rows, kc, a.data, a.column_stride, b, c, accumulate);
   }
 }
 
@@ -92,7 +116,7 @@ struct TransposedPacker {
 
 // The GEMM over column panels [panel_begin, panel_end) (one thread's share).
 template <typename Packer, typename Epilogue>
-void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, int64_t lda, const Packer& pack,
+void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, const Packer& pack,
                 int64_t panel_begin, int64_t panel_end, const Epilogue& epilogue) {
   Scratch<float> packed(kKC * kNR);
   Scratch<float> tile(((m_count + kMR - 1) / kMR * kMR) * kNR);
@@ -107,7 +131,7 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const float* 
       pack(k0, kc, n0, nr, packed.data());
       for (int64_t m0 = 0; m0 < m_count; m0 += kMR) {
         const int rows = static_cast<int>(m_count - m0 < kMR ? m_count - m0 : kMR);
-        MicroKernelRows(rows, kc, a + m0 * lda + k0, lda, packed.data(), tile.data() + m0 * kNR, k0 > 0);
+        MicroKernelRows(rows, kc, a.At(m0, k0), packed.data(), tile.data() + m0 * kNR, k0 > 0);
       }
     }
     for (int64_t m = 0; m < m_count; ++m) {
@@ -119,11 +143,11 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const float* 
 
 // C = A * B with `threads` threads over the column panels; epilogue(m, n, value).
 template <typename Packer, typename Epilogue>
-void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, int64_t lda, const Packer& pack,
-          int threads, const Epilogue& epilogue) {
+void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, const Packer& pack, int threads,
+          const Epilogue& epilogue) {
   const int64_t panels = (n_count + kNR - 1) / kNR;
   ParallelFor(panels, threads, 1, [&](int64_t begin, int64_t end) {
-    GemmPanels(m_count, n_count, k_count, a, lda, pack, begin, end, epilogue);
+    GemmPanels(m_count, n_count, k_count, a, pack, begin, end, epilogue);
   });
 }
 
@@ -160,9 +184,9 @@ void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_o
     if (b_transposed && m_count < kMR) {
       GemvTransposed(m_count, n_count, k_count, a_matrix, b_matrix, threads, store);
     } else if (b_transposed) {
-      Gemm(m_count, n_count, k_count, a_matrix, k_count, TransposedPacker{b_matrix, k_count}, threads, store);
+      Gemm(m_count, n_count, k_count, RowMajorA(a_matrix, k_count), TransposedPacker{b_matrix, k_count}, threads, store);
     } else {
-      Gemm(m_count, n_count, k_count, a_matrix, k_count, RowMajorPacker{b_matrix, n_count}, threads, store);
+      Gemm(m_count, n_count, k_count, RowMajorA(a_matrix, k_count), RowMajorPacker{b_matrix, n_count}, threads, store);
     }
   }
 }
