@@ -1,6 +1,7 @@
 # The native backend: a fusing C++ code generator, always built. Generated kernels are
-# compiled at run time by the system compiler (with OpenMP) and loaded with dlopen; the
-# runtime headers they include are embedded into the library.
+# compiled at run time by the system compiler (OpenMP SIMD only: parallel loops run on the
+# host's ChunkPool) and loaded with dlopen; the runtime headers they include are embedded
+# into the library.
 file(GLOB COLLAGE_NATIVE_BACKEND_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cc)
 file(GLOB COLLAGE_NATIVE_RUNTIME_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/*.h)
 set(COLLAGE_NATIVE_EMBEDDED ${CMAKE_BINARY_DIR}/generated/native_runtime_headers.cc)

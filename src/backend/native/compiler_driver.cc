@@ -40,7 +40,7 @@ std::string FirstErrorLine(const std::string& log) {
 
 std::vector<std::string> CompilerFlags(const CompilerConfig& config) {
   std::vector<std::string> flags = {"-std=c++20", "-O3",     "-march=native", "-fno-math-errno", "-fno-trapping-math",
-                                    "-fPIC",      "-shared", "-fvisibility=hidden", "-fopenmp"};
+                                    "-fPIC",      "-shared", "-fvisibility=hidden", "-fopenmp-simd"};
   flags.insert(flags.end(), config.extra_flags.begin(), config.extra_flags.end());
   return flags;
 }

@@ -331,10 +331,10 @@ class GroupGenerator {
       members += "  " + type + "* o" + std::to_string(o) + ";\n";
       binds += "  k.o" + std::to_string(o) + " = static_cast<" + type + "*>(args[" + std::to_string(arg++) + "]);\n";
     }
-    return "namespace {\nstruct " + type_name + " {\n  using index_t = " + IndexType() + ";\n" + members + functions_ + "  void Run(int threads) {\n" + run +
+    return "namespace {\nstruct " + type_name + " {\n  using index_t = " + IndexType() + ";\n" + members + functions_ + "  void Run(const native::Threads& threads) {\n" + run +
            "  }\n};\n}  // namespace\n\nextern \"C\" __attribute__((visibility(\"default\"))) const char* " + symbol_ +
-           "(void* const* args, int threads) {\n  " + type_name + " k;\n" + binds +
-           "  k.Run(threads);\n  return native::TakeError();\n}\n";
+           "(void* const* args, const native::Threads* threads) {\n  " + type_name + " k;\n" + binds +
+           "  k.Run(*threads);\n  return native::TakeError();\n}\n";
   }
 
   Function group_;

@@ -79,11 +79,6 @@ void* OpenSharedObject(const std::string& path) {
   static std::mutex mutex;
   static std::map<std::string, void*> handles;
   std::lock_guard<std::mutex> lock(mutex);
-  // Kernels bring in libgomp, which reads its wait policy when it is loaded. Its default
-  // (spinning between parallel regions) makes every region wait for a time slice when the
-  // cores are shared, which costs several times the work; sleeping waiters do not. A
-  // policy the user set, or a libgomp loaded before, is left alone.
-  if (handles.empty()) setenv("OMP_WAIT_POLICY", "passive", /*overwrite=*/0);
   if (auto it = handles.find(path); it != handles.end()) return it->second;
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle != nullptr) handles[path] = handle;

@@ -7,8 +7,7 @@
 // reading the generated code); <key>.kernel names the batch holding the
 // kernel of that key. Every file is written to a temporary name and renamed into place, so
 // concurrent processes sharing the folder are safe. Loaded shared objects stay loaded for
-// the life of the process. Before the first load, OMP_WAIT_POLICY defaults to passive
-// (unless set) so that OpenMP workers sleep rather than spin between kernels.
+// the life of the process.
 #pragma once
 
 #include <string>
@@ -16,11 +15,12 @@
 
 #include "backend/native/compiler_driver.h"
 #include "backend/native/group_codegen.h"
+#include "backend/native/runtime/native_threads.h"
 
 namespace collage::native {
 
 // The entry point of a generated kernel (see group_codegen.h).
-using KernelFunction = const char* (*)(void* const* args, int threads);
+using KernelFunction = const char* (*)(void* const* args, const ::native::Threads* threads);
 
 // A loaded kernel or why it is missing.
 struct LoadedKernel {
@@ -29,7 +29,7 @@ struct LoadedKernel {
 };
 
 // Bump when the generated code changes meaning without its text changing.
-inline constexpr const char* kGeneratorVersion = "native-1";
+inline constexpr const char* kGeneratorVersion = "native-2";
 
 // $COLLAGE_CACHE_DIR/native, else ~/.cache/collage/native (else /tmp/collage-cache/native).
 std::string DefaultNativeCacheDir();

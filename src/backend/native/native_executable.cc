@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "backend/native/chunk_pool.h"
 #include "interpreter/interpreter.h"
 #include "support/error.h"
 
@@ -10,7 +11,8 @@ namespace {
 
 class NativeExecutable final : public Executable {
  public:
-  NativeExecutable(ExecutablePlan plan, int threads) : plan_(std::move(plan)), threads_(std::max(1, threads)) {
+  NativeExecutable(ExecutablePlan plan, int threads)
+      : plan_(std::move(plan)), threads_(ChunkPool::Global().ForKernels(std::max(1, threads))) {
     for (size_t bytes : plan_.buffer_bytes) buffers_.push_back(Tensor::Zeros(DType::kU8, {static_cast<int64_t>(bytes)}));
   }
 
@@ -24,7 +26,7 @@ class NativeExecutable final : public Executable {
       args.clear();
       for (const Slot& slot : step.args) args.push_back(Address(slot, inputs, outputs));
       for (const Slot& slot : step.results) args.push_back(Address(slot, inputs, outputs));
-      if (const char* error = step.kernel.function(args.data(), threads_)) throw Error(std::string("native: ") + error);
+      if (const char* error = step.kernel.function(args.data(), &threads_)) throw Error(std::string("native: ") + error);
     }
     for (const auto& [output, source] : plan_.output_copies) {
       std::memcpy(outputs[output].raw_data(), Address(source, inputs, outputs), outputs[output].NumBytes());
@@ -55,7 +57,7 @@ class NativeExecutable final : public Executable {
   }
 
   ExecutablePlan plan_;
-  int threads_;
+  ::native::Threads threads_;
   std::vector<Tensor> buffers_;
 };
 

@@ -143,7 +143,7 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA
 
 // C = A * B with `threads` threads over the column panels; epilogue(m, n, value).
 template <typename Packer, typename Epilogue>
-void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, const Packer& pack, int threads,
+void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, const Packer& pack, const Threads& threads,
           const Epilogue& epilogue) {
   const int64_t panels = (n_count + kNR - 1) / kNR;
   ParallelFor(panels, threads, 1, [&](int64_t begin, int64_t end) {
@@ -154,7 +154,7 @@ void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, c
 // Few rows times a transposed B (dense with a small batch): one dot product per output,
 // vectorized along K, threads over columns.
 template <typename Epilogue>
-void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, const float* b, int threads,
+void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, const float* b, const Threads& threads,
                     const Epilogue& epilogue) {
   ParallelFor(n_count, threads, 16, [&](int64_t begin, int64_t end) {
     for (int64_t m = 0; m < m_count; ++m) {
@@ -174,7 +174,7 @@ void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const flo
 // b_transposed), with per-batch element offsets; epilogue(linear output index, value).
 template <typename Epilogue>
 void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
-                   int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, int threads,
+                   int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
                    const Epilogue& epilogue) {
   for (int64_t batch = 0; batch < batches; ++batch) {
     const float* a_matrix = a + a_offsets[batch];

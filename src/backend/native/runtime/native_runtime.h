@@ -1,9 +1,10 @@
 // The runtime support of native-generated kernels: scalar helpers with the reference
 // interpreter's semantics (wrapping integer arithmetic, NaN-propagating max/min, saturating
-// casts), the per-shared-object error slot, and ParallelFor over an outer loop.
+// casts), the per-shared-object error slot, and ParallelFor over an outer loop (run by the
+// host's pool, see native_threads.h).
 //
-// Generated code never throws (an exception escaping an OpenMP region terminates the
-// process): a failing helper records a message with Fail() and the kernel returns it.
+// Generated code never throws (an exception escaping a pool worker terminates the process):
+// a failing helper records a message with Fail() and the kernel returns it.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,8 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+
+#include "native_threads.h"
 
 #define NATIVE_INLINE inline __attribute__((always_inline))
 
@@ -42,18 +45,31 @@ class Scratch {
   T* data_;
 };
 
-// Calls body(begin, end) on up to `threads` contiguous chunks of [0, count), each at least
-// `grain` long, in parallel.
+// Chunks per thread of a parallel loop. The pool's threads claim chunks as they come, so
+// when a thread starts late (the cores are shared) the others take its share rather than
+// the whole loop waiting for it.
+inline constexpr int64_t kChunksPerThread = 4;
+
+// Calls body(begin, end) on contiguous chunks of [0, count), each at least `grain` long, on
+// up to `threads.count` threads in parallel.
 template <typename Body>
-void ParallelFor(int64_t count, int threads, int64_t grain, const Body& body) {
+void ParallelFor(int64_t count, const Threads& threads, int64_t grain, const Body& body) {
   const int64_t by_grain = grain > 0 ? (count + grain - 1) / grain : count;
-  const int64_t chunks = threads < by_grain ? threads : by_grain;
-  if (chunks <= 1) {
+  const int64_t most = threads.count * kChunksPerThread;
+  const int64_t chunks = most < by_grain ? most : by_grain;
+  if (threads.count <= 1 || chunks <= 1 || threads.run == nullptr) {
     if (count > 0) body(int64_t{0}, count);
     return;
   }
-#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
-  for (int64_t chunk = 0; chunk < chunks; ++chunk) body(chunk * count / chunks, (chunk + 1) * count / chunks);
+  struct Split {
+    const Body* body;
+    int64_t count;
+    int64_t chunks;
+  } split{&body, count, chunks};
+  threads.run(threads.pool, threads.count, chunks, [](void* context, int64_t chunk) {
+    const Split& s = *static_cast<const Split*>(context);
+    (*s.body)(chunk * s.count / s.chunks, (chunk + 1) * s.count / s.chunks);
+  }, &split);
 }
 
 // Integer arithmetic wraps like fixed-width machine integers.
