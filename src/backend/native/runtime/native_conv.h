@@ -92,7 +92,7 @@ void DirectConvPlane(const ConvShape& s, const float* data, const float* weight,
 
 // epilogue(linear NCHW output index, value).
 template <typename Epilogue>
-void Conv2d(const ConvShape& s, const float* data, const float* weight, const Threads& threads, const Epilogue& epilogue) {
+NATIVE_INLINE void Conv2d(const ConvShape& s, const float* data, const float* weight, const Threads& threads, const Epilogue& epilogue) {
   const int64_t k_count = s.GroupInChannels() * s.kernel_height * s.kernel_width;
   const int64_t planes = s.out_height * s.out_width;
   if (k_count < 32 || s.GroupOutChannels() < kMR) {
@@ -128,7 +128,7 @@ void Conv2d(const ConvShape& s, const float* data, const float* weight, const Th
 // Threads split the group's output channels, so no two threads add into one output element,
 // and the epilogue sees every finished element once.
 template <typename Epilogue>
-void Conv2dTranspose(const ConvShape& s, const float* data, const float* weight, const Threads& threads, const Epilogue& epilogue) {
+NATIVE_INLINE void Conv2dTranspose(const ConvShape& s, const float* data, const float* weight, const Threads& threads, const Epilogue& epilogue) {
   const int64_t taps = s.kernel_height * s.kernel_width;
   const int64_t group_in = s.GroupInChannels();
   const int64_t group_out = s.GroupOutChannels();

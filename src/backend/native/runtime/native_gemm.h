@@ -173,7 +173,7 @@ void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const flo
 // out[batch] = a[batch] * b[batch] for row-major a (M x K) and b (K x N, or N x K when
 // b_transposed), with per-batch element offsets; epilogue(linear output index, value).
 template <typename Epilogue>
-void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
+NATIVE_INLINE void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
                    int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
                    const Epilogue& epilogue) {
   for (int64_t batch = 0; batch < batches; ++batch) {

@@ -15,7 +15,7 @@ struct PoolShape {
 };
 
 template <bool IsMax, typename Epilogue>
-void WindowPool(const PoolShape& s, const float* data, bool count_include_pad, const Threads& threads, const Epilogue& epilogue) {
+NATIVE_INLINE void WindowPool(const PoolShape& s, const float* data, bool count_include_pad, const Threads& threads, const Epilogue& epilogue) {
   ParallelFor(s.planes, threads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       const float* in = data + plane * s.in_height * s.in_width;
@@ -49,7 +49,7 @@ void WindowPool(const PoolShape& s, const float* data, bool count_include_pad, c
 }
 
 template <bool IsMax, typename Epilogue>
-void AdaptivePool(const PoolShape& s, const float* data, const Threads& threads, const Epilogue& epilogue) {
+NATIVE_INLINE void AdaptivePool(const PoolShape& s, const float* data, const Threads& threads, const Epilogue& epilogue) {
   ParallelFor(s.planes, threads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       const float* in = data + plane * s.in_height * s.in_width;

@@ -14,7 +14,7 @@ struct RowShape {
 enum class RowOp { kSoftmax, kLogSoftmax };
 
 template <RowOp Op, typename Epilogue>
-void SoftmaxRows(const RowShape& s, const float* data, const Threads& threads, const Epilogue& epilogue) {
+NATIVE_INLINE void SoftmaxRows(const RowShape& s, const float* data, const Threads& threads, const Epilogue& epilogue) {
   ParallelFor(s.outer * s.inner, threads, 64, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int64_t base = (row / s.inner) * s.extent * s.inner + row % s.inner;
@@ -37,7 +37,7 @@ void SoftmaxRows(const RowShape& s, const float* data, const Threads& threads, c
 }
 
 template <typename Epilogue>
-void LayerNormRows(const RowShape& s, const float* data, const float* gamma, const float* beta, float epsilon,
+NATIVE_INLINE void LayerNormRows(const RowShape& s, const float* data, const float* gamma, const float* beta, float epsilon,
                    const Threads& threads, const Epilogue& epilogue) {
   ParallelFor(s.outer * s.inner, threads, 64, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
@@ -66,7 +66,7 @@ enum class ReduceOp { kSum, kMean, kMax, kMin, kProd, kArgMax, kArgMin };
 // for floating-point sums and products, T otherwise; arg reductions return the first
 // extreme position r (NaN counts as the extreme, like the reference).
 template <ReduceOp Op, typename T, typename Value, typename Index, typename Epilogue>
-void Reduce(int64_t out_count, int64_t reduce_count, const Value& value, const Index& index, const Threads& threads,
+NATIVE_INLINE void Reduce(int64_t out_count, int64_t reduce_count, const Value& value, const Index& index, const Threads& threads,
             const Epilogue& epilogue) {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
   ParallelFor(out_count, threads, 16, [&](int64_t begin, int64_t end) {

@@ -51,9 +51,11 @@ class Scratch {
 inline constexpr int64_t kChunksPerThread = 4;
 
 // Calls body(begin, end) on contiguous chunks of [0, count), each at least `grain` long, on
-// up to `threads.count` threads in parallel.
+// up to `threads.count` threads in parallel. It and the anchor entry points are always
+// inlined into the kernel, so that on one thread the loops see the kernel's compile-time
+// shapes (strides, kernel sizes) as constants.
 template <typename Body>
-void ParallelFor(int64_t count, const Threads& threads, int64_t grain, const Body& body) {
+NATIVE_INLINE void ParallelFor(int64_t count, const Threads& threads, int64_t grain, const Body& body) {
   const int64_t by_grain = grain > 0 ? (count + grain - 1) / grain : count;
   const int64_t most = threads.count * kChunksPerThread;
   const int64_t chunks = most < by_grain ? most : by_grain;
