@@ -133,7 +133,8 @@ def format_table(summary: Dict) -> str:
         graph_ms = row["latency_ms"]["collage-graph"]
         text += (f"{row['model']}: collage-graph {graph_ms:.2f} ms, "
                  f"{row['latency_ms']['collage'] / graph_ms:.2f}x collage's latency, "
-                 f"additive error of collage {row.get('additive_error', float('nan')) * 100:+.1f}%\n")
+                 f"additive error of collage {row.get('additive_error', float('nan')) * 100:+.1f}%, "
+                 f"of collage-graph {row.get('collage_graph_additive_error', float('nan')) * 100:+.1f}%\n")
     return text + "latencies in ms (medians); speed-ups are ratios of latencies\n"
 
 

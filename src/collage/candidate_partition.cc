@@ -4,6 +4,14 @@
 
 namespace collage {
 
+size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
+  size_t ops = 0;
+  for (size_t index : sub_graph_.inside().ToVector()) {
+    if (const auto* call = As<CallNode>(graph.node(index).expr); call && call->op()) ++ops;
+  }
+  return ops;
+}
+
 Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const {
   if (!cost_) cost_ = estimator.Estimate(graph, *this);
   return *cost_;

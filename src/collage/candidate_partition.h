@@ -25,6 +25,9 @@ class CandidatePartition {
   const std::string& backend() const { return backend_; }
   const std::string& rule_name() const { return rule_name_; }
 
+  // How many op calls the sub-graph holds.
+  size_t CountOpCalls(const DataflowGraph& graph) const;
+
   // The estimator's cost, asked once.
   Cost EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const;
 

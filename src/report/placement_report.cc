@@ -16,20 +16,12 @@ std::optional<double> Milliseconds(const Cost& cost) {
   return cost.seconds() * 1e3;
 }
 
-size_t CountOpCalls(const CandidatePartition& candidate, const DataflowGraph& graph) {
-  size_t ops = 0;
-  for (size_t index : candidate.sub_graph().inside().ToVector()) {
-    if (const auto* call = As<CallNode>(graph.node(index).expr); call && call->op()) ++ops;
-  }
-  return ops;
-}
-
 ReportPartition MakePartition(const std::string& symbol, const CandidatePartition& candidate, const DataflowGraph& graph,
                               const Explanation& explanation, CostEstimator& estimator) {
   ReportPartition partition;
   partition.symbol = symbol;
   partition.backend = candidate.backend();
-  partition.ops = CountOpCalls(candidate, graph);
+  partition.ops = candidate.CountOpCalls(graph);
   partition.label = candidate.sub_graph().label();
   partition.estimated_ms = Milliseconds(candidate.EstimatedCost(graph, estimator));
   const ExplainedPartition* explained = explanation.Find(candidate);

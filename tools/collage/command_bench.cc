@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "available_backends.h"
@@ -123,6 +124,14 @@ int RunBenchCommand(const ParsedArguments& arguments) {
             << "collage: " << op_level_plan.partitions.size() << " partitions, estimated " << op_level_plan.total_ms
             << " ms, measured " << collage_ms << " ms (additive error " << std::showpos << additive_error * 100
             << std::noshowpos << "%)\n";
+  std::optional<double> graph_additive_error;
+  if (placement.graph_stage) {
+    const double graph_ms = Find(latencies, "collage-graph").milliseconds.median;
+    graph_additive_error = (graph_ms - placement.plan.total_ms) / graph_ms;
+    std::cout << "collage-graph: " << placement.plan.partitions.size() << " partitions, estimated "
+              << placement.plan.total_ms << " ms, measured " << graph_ms << " ms (additive error " << std::showpos
+              << *graph_additive_error * 100 << std::noshowpos << "%)\n";
+  }
 
   if (const std::optional<std::string> json_path = arguments.Value("--json")) {
     JsonObject latency_ms, spread_ms;
@@ -151,6 +160,10 @@ int RunBenchCommand(const ParsedArguments& arguments) {
         .Set("additive_error", additive_error)
         .Set("measured_candidates", static_cast<int64_t>(placement.tuning->measured))
         .Set("cost_database", placement.database_path);
+    if (graph_additive_error) {
+      json.Set("collage_graph_estimated_ms", placement.plan.total_ms)
+          .Set("collage_graph_additive_error", *graph_additive_error);
+    }
     WriteTextFile(*json_path, json.ToString() + "\n");
     std::cout << "results written to " << *json_path << "\n";
   }

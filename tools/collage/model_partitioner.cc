@@ -17,14 +17,6 @@ namespace {
 // The name the copy bandwidth is kept under in the cost database, per device.
 constexpr const char* kCopyBandwidthName = "copy_bandwidth_bytes_per_second";
 
-size_t CountOps(const CandidatePartition& candidate, const DataflowGraph& graph) {
-  size_t ops = 0;
-  for (size_t index : candidate.sub_graph().inside().ToVector()) {
-    if (const auto* call = As<CallNode>(graph.node(index).expr); call && call->op()) ++ops;
-  }
-  return ops;
-}
-
 double CopyBandwidth(CostDatabase& database) {
   const std::string device = DeviceFingerprint();
   if (const std::optional<double> known = database.LookupDeviceValue(device, kCopyBandwidthName)) return *known;
@@ -52,7 +44,7 @@ void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGrap
     const CandidatePartition& chosen = result.chosen[c];
     const Cost cost = chosen.EstimatedCost(graph, estimator);
     plan.partitions.push_back(
-        PlannedPartition{result.symbols[c], chosen.backend(), CountOps(chosen, graph), cost.seconds() * 1e3});
+        PlannedPartition{result.symbols[c], chosen.backend(), chosen.CountOpCalls(graph), cost.seconds() * 1e3});
   }
 }
 
@@ -67,6 +59,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   Plan graph_plan = placement.plan;
   graph_plan.partitions.clear();
   graph_plan.module = Module();
+  graph_plan.total_ms = 0;  // the sum of its partitions' estimates (transition penalties aside)
   size_t next_symbol = 0;
   std::vector<PartitionResult> graph_results;
   for (const auto& [name, function] : model.functions()) {
@@ -81,7 +74,11 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     const GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, graph_runtime,
                                                                  fitness, graph_options, &next_symbol);
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
+    const size_t first_partition = graph_plan.partitions.size();
     AddPartitions(graph_plan, result.partition, DataflowGraph::Create(function->body), estimator);
+    for (size_t p = first_partition; p < graph_plan.partitions.size(); ++p) {
+      graph_plan.total_ms += graph_plan.partitions[p].estimated_ms;
+    }
     graph_plan.module.Add(name, result.partition.function);
     graph_results.push_back(result.partition);
   }
