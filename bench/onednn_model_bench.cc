@@ -24,6 +24,7 @@
 #include "ir/visitor.h"
 #include "pass/standard_passes.h"
 #include "runtime/invoke_executable.h"
+#include "support/statistics.h"
 
 namespace collage {
 namespace {
@@ -130,9 +131,8 @@ int Main(int argc, char** argv) {
     result = InvokeExecutable(*executable, function, inputs);
     times.push_back(Milliseconds(std::chrono::steady_clock::now() - start));
   }
-  std::sort(times.begin(), times.end());
-  std::cout << "run_ms_median " << times[times.size() / 2] << "\n";
-  std::cout << "run_ms_min " << times.front() << "\n";
+  std::cout << "run_ms_median " << Quantile(times, 0.5) << "\n";
+  std::cout << "run_ms_min " << *std::min_element(times.begin(), times.end()) << "\n";
   std::cout << "max_abs_error_vs_torch " << MaxAbsErrorVsTorch(options, result) << "\n";
   return 0;
 }

@@ -8,7 +8,6 @@
 // DIR defaults to $COLLAGE_CACHE_DIR/zoo or ~/.cache/collage/zoo; export models with
 // /usr/bin/python3 models/export_zoo.py.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -23,6 +22,7 @@
 #include "frontend/onnx/onnx_importer.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
+#include "tuning/measurement.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 #include "op/op_registry.h"
@@ -94,28 +94,21 @@ double TotalFlops(const Function& function) {
   return flops;
 }
 
-struct Timing {
-  double median = 0;
-  double fastest = 0;
-};
-
-// Median and fastest of `repeats` runs after 3 warm-up runs.
-Timing TimeRuns(Executable& executable, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, int repeats) {
-  for (int i = 0; i < 3; ++i) executable.Run(inputs, outputs);
-  std::vector<double> seconds;
-  for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    executable.Run(inputs, outputs);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(seconds.begin(), seconds.end());
-  return {seconds[seconds.size() / 2], seconds.front()};
+// Median and p10 of `repeats` runs after 3 warm-up runs.
+Measurement TimeRuns(Executable& executable, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
+                     int repeats) {
+  MeasurementOptions options;
+  options.warmup_runs = 3;
+  options.min_runs = options.max_runs = repeats;
+  options.budget_seconds = 0;
+  return MeasureRepeatedly([&] { executable.Run(inputs, outputs); }, options);
 }
 
-void PrintRow(const std::string& name, const std::string& check, const Timing& timing, double flops) {
+void PrintRow(const std::string& name, const std::string& check, const Measurement& timing, double flops) {
   std::cout << std::left << std::setw(44) << name << std::setw(26) << check << std::right << std::fixed
-            << std::setprecision(3) << "median " << std::setw(8) << timing.median * 1e3 << " ms  min " << std::setw(8)
-            << timing.fastest * 1e3 << " ms" << std::setprecision(1) << std::setw(8) << flops / timing.median * 1e-9
+            << std::setprecision(3) << "median " << std::setw(8) << timing.median_seconds * 1e3 << " ms  p10 " << std::setw(8)
+            << timing.p10_seconds * 1e3 << " ms" << std::setprecision(1) << std::setw(8)
+            << flops / timing.median_seconds * 1e-9
             << " GFLOP/s (median)" << std::endl;
 }
 

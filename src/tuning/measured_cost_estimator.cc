@@ -55,10 +55,8 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
               options_.cache_dir) {}
 
-MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const DataflowGraph& graph,
-                                                          const CandidatePartition& candidate,
+MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartition& candidate,
                                                           const Function& function) const {
-  (void)graph;
   Job job;
   job.function = function;
   job.backend = registry_.Get(candidate.backend());
@@ -157,7 +155,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
     // A placeholder, so that the same function is queued once; replaced below.
     memo_.Insert(function, candidate.backend(), Cost::Unknown());
     ++stats_.distinct;
-    pending.push_back(MakeJob(graph, candidate, function));
+    pending.push_back(MakeJob(candidate, function));
   }
   std::vector<bool> done(pending.size(), false);
   std::vector<Cost> costs(pending.size(), Cost::Unknown());
@@ -188,7 +186,7 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
     const auto start = std::chrono::steady_clock::now();
     ++stats_.candidates;
     ++stats_.distinct;
-    const Job job = MakeJob(graph, candidate, function);
+    const Job job = MakeJob(candidate, function);
     const std::optional<Cost> recalled = Recall(job);
     const Cost cost = recalled ? *recalled : Measure(job);
     stats_.seconds += SecondsSince(start);

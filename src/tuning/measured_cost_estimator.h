@@ -71,7 +71,7 @@ class MeasuredCostEstimator final : public CostEstimator {
     std::string description;
   };
 
-  Job MakeJob(const DataflowGraph& graph, const CandidatePartition& candidate, const Function& function) const;
+  Job MakeJob(const CandidatePartition& candidate, const Function& function) const;
   // From the database, or nullopt.
   std::optional<Cost> Recall(const Job& job);
   Cost Measure(const Job& job);

@@ -9,13 +9,12 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
-#include <thread>
 
-#include "available_backends.h"
 #include "commands.h"
 #include "json_writer.h"
 #include "model_loader.h"
 #include "model_partitioner.h"
+#include "partition_request_arguments.h"
 #include "runtime/greedy_placement.h"
 #include "text_file.h"
 #include "tuning/interleaved_benchmark.h"
@@ -50,40 +49,20 @@ CommandSpec BenchCommandSpec() {
   return {kCommand,
           "MODEL",
           "tune the model, then measure single-backend, greedy and Collage placements end to end",
-          {
-              {{"--backends"}, "B1,B2,...", "backends to compare and place on (default: every available backend)"},
-              {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
-              {{"--repeat"}, "N", "timed runs of every variant, interleaved (default: 10)"},
-              {{"--json"}, "OUT.json", "also write the results as JSON"},
-              {{"--threads"}, "N", "threads of every backend (default: all cores)"},
-              {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
-              {{"--search"}, "op|graph", "graph: also measure collage-graph, the plan after the graph-level stage"},
-              {{"--graph-budget"}, "SECONDS", "wall time of the graph-level search per function (default: 120)"},
-          }};
+          [] {
+            std::vector<OptionSpec> options = PartitionRequestOptionSpecs();
+            options.push_back({{"--repeat"}, "N", "timed runs of every variant, interleaved (default: 10)"});
+            options.push_back({{"--json"}, "OUT.json", "also write the results as JSON"});
+            return options;
+          }()};
 }
 
 int RunBenchCommand(const ParsedArguments& arguments) {
-  std::string default_backends;
-  for (const std::string& name : BackendRegistry::Global().Names()) {
-    default_backends += (default_backends.empty() ? "" : ",") + name;
-  }
-  PartitionRequest request;
-  request.model_path = arguments.positional;
-  request.backends = ParseBackendList(arguments.Value("--backends").value_or(default_backends), kCommand);
-  request.cost_model = "measured";
-  request.database_path = arguments.Value("--db").value_or("");
-  request.threads = static_cast<int>(
-      arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
+  const PartitionRequest request = ReadPartitionRequest(arguments, "measured", kCommand);
   BenchmarkOptions options;
   options.threads = request.threads;
   options.rounds = static_cast<int>(arguments.UnsignedValue("--repeat", 10, 1, 100000));
-  options.seed = arguments.UnsignedValue("--seed", 0);
-  request.seed = options.seed;
-  request.search = arguments.Value("--search").value_or("op");
-  if (request.search != "op" && request.search != "graph") {
-    throw UsageError("--search expects op or graph, got '" + request.search + "'", kCommand);
-  }
-  request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
+  options.seed = request.seed;
 
   const Module model = LoadModel(arguments.positional);
   const ModelPlacement placement = PlaceModel(model, request);

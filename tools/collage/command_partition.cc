@@ -7,14 +7,13 @@
 #include <iostream>
 #include <map>
 
-#include "available_backends.h"
 #include "backend/backend.h"
 #include "commands.h"
 #include "model_loader.h"
 #include "model_partitioner.h"
+#include "partition_request_arguments.h"
 #include "partition_report_writer.h"
 #include "text_file.h"
-#include "threads_option.h"
 
 namespace collage::cli {
 namespace {
@@ -22,35 +21,6 @@ namespace {
 constexpr const char* kCommand = "partition";
 // Invalid candidates listed one by one; beyond this, counted per reason.
 constexpr size_t kInvalidListed = 5;
-
-PartitionRequest RequestFrom(const ParsedArguments& arguments) {
-  PartitionRequest request;
-  request.cost_model = arguments.Value("--cost").value_or("analytic");
-  if (request.cost_model != "analytic" && request.cost_model != "measured") {
-    throw UsageError("--cost expects analytic or measured, got '" + request.cost_model + "'", kCommand);
-  }
-  if (arguments.Has("--db") && request.cost_model != "measured") {
-    throw UsageError("--db (the measured-cost database) needs --cost measured", kCommand);
-  }
-  request.search = arguments.Value("--search").value_or("op");
-  if (request.search != "op" && request.search != "graph") {
-    throw UsageError("--search expects op or graph, got '" + request.search + "'", kCommand);
-  }
-  if (request.search == "graph" && request.cost_model != "measured") {
-    throw UsageError("--search graph measures whole-model latency: it needs --cost measured", kCommand);
-  }
-  request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
-  request.seed = arguments.UnsignedValue("--seed", 0);
-  std::string default_backends;
-  for (const std::string& name : BackendRegistry::Global().Names()) {
-    default_backends += (default_backends.empty() ? "" : ",") + name;
-  }
-  request.backends = ParseBackendList(arguments.Value("--backends").value_or(default_backends), kCommand);
-  request.database_path = arguments.Value("--db").value_or("");
-  request.threads = static_cast<int>(ThreadsArgument(arguments));
-  request.model_path = arguments.positional;
-  return request;
-}
 
 void PrintTuning(const ModelPlacement& placement) {
   std::cout << "tuning: " << placement.tuning->ToString() << "; cost database " << placement.database_path << "\n";
@@ -73,25 +43,21 @@ CommandSpec PartitionCommandSpec() {
   return {kCommand,
           "MODEL",
           "place the parts of the model on backends by estimated cost and print the placement",
-          {
-              {{"--backends"}, "B1,B2,...", "backends to place on (default: every available backend)"},
-              {{"--cost"}, "analytic|measured",
-               "cost model: analytic (default; roofline per backend) or measured (time every candidate)"},
-              {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
-              ThreadsOptionSpec(),
-              {{"--search"}, "op|graph",
-               "op (default: the exact op-level search) or graph (then an evolutionary search on measured "
-               "whole-model latency; needs --cost measured)"},
-              {{"--graph-budget"}, "SECONDS", "wall time of the graph-level search per function (default: 120)"},
-              {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
-              {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"},
-              {{"--report"}, "REPORT.html",
-               "run the placed model, time each partition and write an HTML report (graph, estimates, measurements)"},
-          }};
+          [] {
+            std::vector<OptionSpec> options = PartitionRequestOptionSpecs();
+            options.push_back({{"--cost"}, "analytic|measured",
+                               "cost model: analytic (default; roofline per backend) or measured (time every candidate)"});
+            options.push_back(
+                {{"--output", "-o"}, "PLAN", "write the plan (partitioned model and costs) to PLAN for `run --plan`"});
+            options.push_back({{"--report"}, "REPORT.html",
+                               "run the placed model, time each partition and write an HTML report (graph, estimates, "
+                               "measurements)"});
+            return options;
+          }()};
 }
 
 int RunPartitionCommand(const ParsedArguments& arguments) {
-  PartitionRequest request = RequestFrom(arguments);
+  const PartitionRequest request = ReadPartitionRequest(arguments, "analytic", kCommand);
   const Module model = LoadModel(arguments.positional);
   const ModelPlacement placement = PlaceModel(model, request);
   std::cout << placement.Listing();

@@ -1,0 +1,52 @@
+#include "partition_request_arguments.h"
+
+#include "available_backends.h"
+#include "backend/backend.h"
+#include "threads_option.h"
+
+namespace collage::cli {
+
+std::vector<OptionSpec> PartitionRequestOptionSpecs() {
+  return {
+      {{"--backends"}, "B1,B2,...", "backends to place on (default: every available backend)"},
+      {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
+      ThreadsOptionSpec(),
+      {{"--search"}, "op|graph",
+       "op (default: the exact op-level search) or graph (then an evolutionary search on measured whole-model "
+       "latency; needs measured costs)"},
+      {{"--graph-budget"}, "SECONDS", "wall time of the graph-level search per function (default: 120)"},
+      {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
+  };
+}
+
+PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, const std::string& default_cost,
+                                      const std::string& command) {
+  PartitionRequest request;
+  request.model_path = arguments.positional;
+  request.cost_model = arguments.Value("--cost").value_or(default_cost);
+  if (request.cost_model != "analytic" && request.cost_model != "measured") {
+    throw UsageError("--cost expects analytic or measured, got '" + request.cost_model + "'", command);
+  }
+  if (arguments.Has("--db") && request.cost_model != "measured") {
+    throw UsageError("--db (the measured-cost database) needs --cost measured", command);
+  }
+  request.search = arguments.Value("--search").value_or("op");
+  if (request.search != "op" && request.search != "graph") {
+    throw UsageError("--search expects op or graph, got '" + request.search + "'", command);
+  }
+  if (request.search == "graph" && request.cost_model != "measured") {
+    throw UsageError("--search graph measures whole-model latency: it needs --cost measured", command);
+  }
+  request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
+  request.seed = arguments.UnsignedValue("--seed", 0);
+  std::string every_backend;
+  for (const std::string& name : BackendRegistry::Global().Names()) {
+    every_backend += (every_backend.empty() ? "" : ",") + name;
+  }
+  request.backends = ParseBackendList(arguments.Value("--backends").value_or(every_backend), command);
+  request.database_path = arguments.Value("--db").value_or("");
+  request.threads = static_cast<int>(ThreadsArgument(arguments));
+  return request;
+}
+
+}  // namespace collage::cli
