@@ -75,6 +75,11 @@ class Backend {
   // any shapes), tuples, projections, constants and calls to nested Primitive functions. Such
   // a backend can be the universal fallback that runs whatever no chosen backend takes.
   virtual bool runs_every_op() const { return false; }
+  // True when the backend optimizes across the ops of one partition (a graph runtime's
+  // scheduling, a library's blocked layouts kept between the ops of a partition), so that one
+  // partition over a region can beat the region's ops in separate partitions although their
+  // isolated costs say otherwise. The graph-level search offers such backends whole regions.
+  virtual bool optimizes_across_ops() const { return kind() == BackendKind::kGraphRuntime; }
 
   virtual SupportDeclaration Support() const = 0;
   virtual BackendPerformance Performance() const = 0;

@@ -22,6 +22,8 @@ struct Individual {
 
 void CheckInputs(const EvolutionaryProblem& problem, const EvolutionaryOptions& options) {
   Check(problem.genes > 0, "evolutionary search: the problem has no genes");
+  Check(problem.gene_values >= 2 && problem.gene_values <= 256,
+        "evolutionary search: a gene takes 2 to 256 values, not " + std::to_string(problem.gene_values));
   Check(problem.key && problem.fitness, "evolutionary search: the problem needs a key and a fitness function");
   Check(options.population > 0, "evolutionary search: the population must not be empty");
   Check(options.generations > 0, "evolutionary search: at least one generation is needed");
@@ -30,8 +32,8 @@ void CheckInputs(const EvolutionaryProblem& problem, const EvolutionaryOptions& 
   for (const Genome& seed : options.seeds) {
     Check(seed.size() == problem.genes, "evolutionary search: a seed genome has " + std::to_string(seed.size()) +
                                             " genes, expected " + std::to_string(problem.genes));
-    Check(std::all_of(seed.begin(), seed.end(), [](uint8_t gene) { return gene <= 1; }),
-          "evolutionary search: a seed genome has a gene other than 0 or 1");
+    Check(std::all_of(seed.begin(), seed.end(), [&](uint8_t gene) { return gene < problem.gene_values; }),
+          "evolutionary search: a seed genome has a gene of " + std::to_string(problem.gene_values) + " or more");
   }
 }
 
@@ -86,12 +88,14 @@ class Breeder {
       : options_(options),
         random_(options.seed),
         mutation_(options.mutation_probability.value_or(1.0 / static_cast<double>(problem.genes))),
-        genes_(problem.genes) {}
+        genes_(problem.genes),
+        nonzero_value_(1, static_cast<int>(problem.gene_values) - 1),
+        gene_values_(static_cast<int>(problem.gene_values)) {}
 
   Genome Random() {
-    std::bernoulli_distribution one(options_.random_one_probability);
+    std::bernoulli_distribution nonzero(options_.random_nonzero_probability);
     Genome genome(genes_);
-    for (uint8_t& gene : genome) gene = one(random_) ? 1 : 0;
+    for (uint8_t& gene : genome) gene = nonzero(random_) ? static_cast<uint8_t>(nonzero_value_(random_)) : 0;
     return genome;
   }
 
@@ -106,7 +110,7 @@ class Breeder {
       }
     }
     for (uint8_t& gene : child) {
-      if (mutation_(random_)) gene ^= 1;
+      if (mutation_(random_)) gene = static_cast<uint8_t>((gene + nonzero_value_(random_)) % gene_values_);
     }
     return child;
   }
@@ -129,6 +133,9 @@ class Breeder {
   std::mt19937_64 random_;
   std::bernoulli_distribution mutation_;
   size_t genes_;
+  // 1 .. gene_values - 1: a random non-zero value, or (added modulo gene_values) another value
+  std::uniform_int_distribution<int> nonzero_value_;
+  int gene_values_;
 };
 
 // The `count` best of `population`, best first (ties: earlier first).

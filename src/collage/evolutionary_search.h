@@ -1,13 +1,14 @@
-// A generic evolutionary (genetic) search over fixed-length 0/1 genomes, minimizing a fitness
+// A generic evolutionary (genetic) search over fixed-length genomes of small integers (each gene
+// one of `gene_values` values, 0 .. gene_values - 1), minimizing a fitness
 // (DESIGN §8, graph-level optimizer). It knows nothing of placements: graph_search.h gives it
 // genes per operator and the measured latency of the placement a genome stands for.
 //
 // Generation 0 is the seed genomes (in order, all-0 first by convention) then random ones
-// (each gene 1 with `random_one_probability`). Each later generation keeps the `elites` best
+// (each gene non-zero with `random_nonzero_probability`, its non-zero value uniform). Each later generation keeps the `elites` best
 // of the previous one unchanged and fills the rest with children: two parents by tournament
 // (`tournament_size` draws, lowest fitness wins, ties to the earlier individual), uniform
 // crossover with probability `crossover_probability` (else a copy of the first parent), then
-// each gene flipped with probability `mutation_probability`.
+// each gene, with probability `mutation_probability`, replaced by a uniformly drawn other value.
 //
 // Invariants:
 // - genomes that the problem's key maps to the same value are evaluated once: the fitness
@@ -30,10 +31,11 @@
 
 namespace collage {
 
-using Genome = std::vector<uint8_t>;  // one 0/1 gene per position
+using Genome = std::vector<uint8_t>;  // one gene per position
 
 struct EvolutionaryProblem {
   size_t genes = 0;
+  size_t gene_values = 2;  // 2 .. 256
   // What the genome stands for (genomes with one key are one solution).
   std::function<uint64_t(const Genome&)> key;
   // Lower is better; +inf for a solution that fails. Called once per distinct key, with it.
@@ -49,7 +51,7 @@ struct EvolutionaryOptions {
   double crossover_probability = 0.9;
   // Per gene; unset: 1 / genes.
   std::optional<double> mutation_probability;
-  double random_one_probability = 0.5;
+  double random_nonzero_probability = 0.5;
   uint64_t seed = 0;
   std::vector<Genome> seeds;  // start of generation 0 (extra ones beyond the population are dropped)
   // Fitnesses already known by key (counted as cache entries, not evaluations).
@@ -74,8 +76,9 @@ struct EvolutionaryResult {
   EvolutionaryStats stats;
 };
 
-// Throws Error when the problem has no genes, a callback is missing, a seed genome has the
-// wrong length or a non-0/1 gene, or an option is out of range.
+// Throws Error when the problem has no genes or a gene_values outside 2 .. 256, a callback is
+// missing, a seed genome has the wrong length or a gene >= gene_values, or an option is out of
+// range.
 EvolutionaryResult RunEvolutionarySearch(const EvolutionaryProblem& problem, const EvolutionaryOptions& options);
 
 }  // namespace collage

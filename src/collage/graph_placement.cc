@@ -36,30 +36,65 @@ uint64_t PlanHash(const std::vector<CandidatePartition>& chosen) {
 }
 
 GraphPlacementSpace::GraphPlacementSpace(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
-                                         std::vector<CandidatePartition> op_level, std::string graph_runtime_spec,
+                                         std::vector<CandidatePartition> op_level, std::vector<std::string> region_specs,
                                          CostEstimator& estimator)
     : graph_(graph),
       candidates_(candidates),
       op_level_(std::move(op_level)),
-      graph_runtime_spec_(std::move(graph_runtime_spec)),
+      region_specs_(std::move(region_specs)),
+      op_level_spec_(graph.size()),
       cover_search_(graph, candidates, estimator),
       gene_set_(graph.size()) {
+  Check(!region_specs_.empty(), "graph-level search: no region spec to offer regions to");
+  Check(region_specs_.size() < 256, "graph-level search: more than 255 region specs");
+  for (size_t spec = 0; spec < region_specs_.size(); ++spec) {
+    Check(std::find(region_specs_.begin(), region_specs_.begin() + static_cast<std::ptrdiff_t>(spec),
+                    region_specs_[spec]) == region_specs_.begin() + static_cast<std::ptrdiff_t>(spec),
+          "graph-level search: the region spec '" + region_specs_[spec] + "' is named twice");
+  }
   Check(GroupsAreAcyclic(graph_, InsideSets(op_level_)), "graph-level search: the op-level placement is cyclic");
-  IndexSet runnable(graph.size());
-  for (const CandidatePartition& candidate : candidates_) {
-    if (IsGraphRuntime(candidate)) runnable |= candidate.sub_graph().inside();
-  }
   for (const CandidatePartition& chosen : op_level_) {
-    if (IsGraphRuntime(chosen)) runnable = runnable - chosen.sub_graph().inside();
+    for (size_t node : chosen.sub_graph().inside().ToVector()) op_level_spec_[node] = chosen.spec_name();
   }
-  for (size_t node : runnable.ToVector()) {
+  IndexSet runnable_elsewhere(graph.size());
+  for (const CandidatePartition& candidate : candidates_) {
+    if (!IsRegionSpec(candidate.spec_name())) continue;
+    for (size_t node : candidate.sub_graph().inside().ToVector()) {
+      if (op_level_spec_[node] != candidate.spec_name()) runnable_elsewhere.Add(node);
+    }
+  }
+  for (size_t node : runnable_elsewhere.ToVector()) {
     if (!IsOpCall(graph_, node)) continue;
     gene_nodes_.push_back(node);
     gene_set_.Add(node);
   }
 }
 
-std::vector<CandidatePartition> GraphPlacementSpace::Place(const IndexSet& wanted) const {
+bool GraphPlacementSpace::IsRegionSpec(const std::string& spec) const {
+  return std::find(region_specs_.begin(), region_specs_.end(), spec) != region_specs_.end();
+}
+
+Genome GraphPlacementSpace::AllTo(const std::string& spec) const {
+  const auto found = std::find(region_specs_.begin(), region_specs_.end(), spec);
+  Check(found != region_specs_.end(), "graph-level search: '" + spec + "' is not a region spec");
+  return Genome(genes(), static_cast<uint8_t>(found - region_specs_.begin() + 1));
+}
+
+size_t GraphPlacementSpace::Contradicted(const std::string& spec, const IndexSet& inside,
+                                         const std::vector<size_t>& asked) const {
+  size_t contradicted = 0;
+  for (size_t node : (inside & gene_set_).ToVector()) {
+    if (asked[node] != kKeep) {
+      contradicted += spec != region_specs_[asked[node]] ? 1 : 0;
+    } else {
+      contradicted += IsRegionSpec(spec) && spec != op_level_spec_[node] ? 1 : 0;
+    }
+  }
+  return contradicted;
+}
+
+std::vector<CandidatePartition> GraphPlacementSpace::Place(const std::vector<size_t>& asked,
+                                                           const IndexSet& wanted) const {
   std::vector<CandidatePartition> chosen;
   IndexSet region(graph_.size());
   for (const CandidatePartition& candidate : op_level_) {
@@ -71,10 +106,9 @@ std::vector<CandidatePartition> GraphPlacementSpace::Place(const IndexSet& wante
   }
   if (region.IsEmpty()) return chosen;
   const auto contradicted_genes = [&](size_t c) {
-    const IndexSet& inside = candidates_[c].sub_graph().inside();
-    const size_t contradicted =
-        IsGraphRuntime(candidates_[c]) ? ((inside & gene_set_) - wanted).Count() : (inside & wanted).Count();
-    return kViolationSeconds * static_cast<double>(contradicted);
+    const CandidatePartition& candidate = candidates_[c];
+    return kViolationSeconds *
+           static_cast<double>(Contradicted(candidate.spec_name(), candidate.sub_graph().inside(), asked));
   };
   const std::optional<SearchResult> cover = cover_search_.Cheapest(region, {}, contradicted_genes);
   Check(cover.has_value(), "graph-level search: no candidates cover the nodes " + region.ToString() +
@@ -86,30 +120,38 @@ std::vector<CandidatePartition> GraphPlacementSpace::Place(const IndexSet& wante
 GraphPlacement GraphPlacementSpace::Decode(const Genome& genome) const {
   Check(genome.size() == genes(), "graph-level search: a genome has " + std::to_string(genome.size()) +
                                       " genes, expected " + std::to_string(genes()));
-  IndexSet wanted(graph_.size());
+  std::vector<size_t> requested(graph_.size(), kKeep);
   for (size_t gene = 0; gene < genes(); ++gene) {
-    if (genome[gene]) wanted.Add(gene_nodes_[gene]);
+    Check(genome[gene] < gene_values(), "graph-level search: gene " + std::to_string(gene) + " has the value " +
+                                            std::to_string(genome[gene]) + ", expected below " +
+                                            std::to_string(gene_values()));
+    const size_t node = gene_nodes_[gene];
+    if (genome[gene] == 0 || region_specs_[genome[gene] - 1] == op_level_spec_[node]) continue;
+    requested[node] = genome[gene] - 1;
   }
-  std::vector<CandidatePartition> chosen = Place(wanted);
+  std::vector<size_t> asked = requested;
+  IndexSet wanted(graph_.size());
+  for (size_t node : gene_nodes_) {
+    if (asked[node] != kKeep) wanted.Add(node);
+  }
+  std::vector<CandidatePartition> chosen = Place(asked, wanted);
   for (size_t dropped = genes(); !GroupsAreAcyclic(graph_, InsideSets(chosen));) {
     do {
       --dropped;
-    } while (!genome[dropped]);
+    } while (asked[gene_nodes_[dropped]] == kKeep);
+    asked[gene_nodes_[dropped]] = kKeep;
     wanted.Remove(gene_nodes_[dropped]);
-    chosen = Place(wanted);
+    chosen = Place(asked, wanted);
   }
   SortByFirstInside(chosen);
 
   GraphPlacement placement;
-  placement.chosen = CoalescePartitions(graph_, std::move(chosen),
-                                        [this](const CandidatePartition& candidate) { return IsGraphRuntime(candidate); });
+  placement.chosen = CoalescePartitions(graph_, std::move(chosen), [this](const CandidatePartition& candidate) {
+    return IsRegionSpec(candidate.spec_name());
+  });
   placement.hash = PlanHash(placement.chosen);
-  IndexSet on_graph_runtime(graph_.size());
   for (const CandidatePartition& candidate : placement.chosen) {
-    if (IsGraphRuntime(candidate)) on_graph_runtime |= candidate.sub_graph().inside();
-  }
-  for (size_t gene = 0; gene < genes(); ++gene) {
-    if (on_graph_runtime[gene_nodes_[gene]] != (genome[gene] != 0)) ++placement.unhonoured_genes;
+    placement.unhonoured_genes += Contradicted(candidate.spec_name(), candidate.sub_graph().inside(), requested);
   }
   return placement;
 }

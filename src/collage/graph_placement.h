@@ -1,22 +1,28 @@
 // Genes <-> placements for the graph-level search (DESIGN §8, "Graph-level optimizer").
 //
-// One gene per operator (op-call node) that the graph-runtime spec can run at all (some of its
-// candidates contains the node) and that the op-level placement did not already give to it,
-// in increasing node order. Gene 1: give the node to the graph runtime; gene 0: keep the
-// op-level choice. Decode turns genes into a valid placement:
-//   1. wanted = the nodes of the 1-genes;
+// The search offers whole regions to its *region specs*: the specs of backends that optimize
+// across the ops of one partition (graph runtimes such as XNNPACK, libraries that keep blocked
+// layouts inside a partition such as oneDNN), so that one partition over a region beats the
+// region's ops placed one by one — which the op-level search, adding isolated costs, cannot see.
+//
+// One gene per operator (op-call node) that some region spec other than the node's op-level
+// spec can run (some candidate of that spec contains the node), in increasing node order.
+// Gene value 0 keeps the op-level choice; value k >= 1 gives the node to region spec k - 1
+// (a value naming the node's op-level spec is the same as 0). Decode turns genes into a valid
+// placement:
+//   1. wanted = the nodes whose gene asks for a spec other than their op-level one;
 //   2. op-level partitions disjoint from `wanted` are kept as they are; the others are broken
 //      and their nodes form the region to re-place;
 //   3. that region is covered by the cheapest cover (CoverSearch on the estimator's costs)
 //      that honours the most genes: every candidate inside the region may be used, but each
-//      gene it contradicts (a graph-runtime candidate on a 0-gene node, another spec's
-//      candidate on a 1-gene node) adds kViolationSeconds, far above any plan's cost. So a
-//      1-gene is dropped only when no graph-runtime cover of its node fits inside `wanted`
-//      (its candidates all need nodes whose gene is 0);
-//   4. if the kept and new partitions together form a cycle, the 1-gene of the highest node is
-//      dropped and the decoding starts again (the all-0 placement, the op-level one, is
-//      acyclic);
-//   5. touching graph-runtime partitions are merged while the placement stays acyclic
+//      gene it contradicts (a candidate of another spec on a wanted node, a region spec's
+//      candidate other than the op-level one on a kept node) adds kViolationSeconds, far above
+//      any plan's cost. So a gene is dropped only when no cover of its node by the asked spec
+//      fits (its candidates all need nodes wanted elsewhere or kept);
+//   4. if the kept and new partitions together form a cycle, the wanted node with the highest
+//      gene is given back to its op-level choice and the decoding starts again (the all-0
+//      placement, the op-level one, is acyclic);
+//   5. touching partitions of one region spec are merged while the placement stays acyclic
 //      (CoalescePartitions).
 // The result lists the partitions by first inside node, so equal placements are equal lists.
 #pragma once
@@ -47,30 +53,39 @@ class GraphPlacementSpace {
  public:
   // Keeps references to `graph`, `candidates` and `estimator`. `op_level` must be a valid,
   // acyclic placement over `graph` built from candidates of the same specs; throws Error
-  // when it is cyclic. No candidate of `graph_runtime_spec`: no genes.
+  // when it is cyclic, and when `region_specs` is empty, repeats a name or has more than 255.
+  // A region spec without candidates adds no genes.
   GraphPlacementSpace(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
-                      std::vector<CandidatePartition> op_level, std::string graph_runtime_spec,
+                      std::vector<CandidatePartition> op_level, std::vector<std::string> region_specs,
                       CostEstimator& estimator);
 
   size_t genes() const { return gene_nodes_.size(); }
+  // Values a gene takes: 0 (keep) and one per region spec.
+  size_t gene_values() const { return region_specs_.size() + 1; }
   // The node of each gene, increasing.
   const std::vector<size_t>& gene_nodes() const { return gene_nodes_; }
-  const std::string& graph_runtime_spec() const { return graph_runtime_spec_; }
+  const std::vector<std::string>& region_specs() const { return region_specs_; }
   const std::vector<CandidatePartition>& op_level() const { return op_level_; }
-  bool IsGraphRuntime(const CandidatePartition& candidate) const {
-    return candidate.spec_name() == graph_runtime_spec_;
-  }
+  bool IsRegionSpec(const std::string& spec) const;
+  // The genome asking for `spec` (a region spec) on every gene; throws Error for another name.
+  Genome AllTo(const std::string& spec) const;
 
-  // Throws Error when the genome's length differs from genes().
+  // Throws Error when the genome's length differs from genes() or a gene is >= gene_values().
   GraphPlacement Decode(const Genome& genome) const;
 
  private:
-  std::vector<CandidatePartition> Place(const IndexSet& wanted) const;
+  // `asked[node]`: the region spec index wanted for the node, or kKeep.
+  std::vector<CandidatePartition> Place(const std::vector<size_t>& asked, const IndexSet& wanted) const;
+  // Genes of `inside` the spec `spec` contradicts under `asked`.
+  size_t Contradicted(const std::string& spec, const IndexSet& inside, const std::vector<size_t>& asked) const;
+
+  static constexpr size_t kKeep = static_cast<size_t>(-1);
 
   const DataflowGraph& graph_;
   const std::vector<CandidatePartition>& candidates_;
   std::vector<CandidatePartition> op_level_;
-  std::string graph_runtime_spec_;
+  std::vector<std::string> region_specs_;
+  std::vector<std::string> op_level_spec_;  // per node; "" for nodes in no partition
   CoverSearch cover_search_;
   std::vector<size_t> gene_nodes_;
   IndexSet gene_set_;

@@ -65,7 +65,9 @@ void PrintPartitions(std::ostringstream& text, const char* heading, const std::v
 
 std::string GraphSearchDescription::ToString() const {
   std::ostringstream text;
-  text << "graph-level search over " << graph_runtime_spec << ": " << genes << " genes, " << stats.generations
+  text << "graph-level search offering regions to";
+  for (const std::string& spec : region_specs) text << " " << spec;
+  text << ": " << genes << " genes, " << stats.generations
        << " generations, " << stats.individuals << " individuals, " << stats.evaluations << " measured, "
        << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "") << "\n";
   text << "fitness: op-level " << Milliseconds(op_level_fitness) << " ms, best " << Milliseconds(best_fitness)
@@ -95,12 +97,12 @@ std::string GraphSearchDescription::ToString() const {
 
 GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                                        const std::vector<CandidatePartition>& op_level,
-                                       const std::string& graph_runtime_spec, CostEstimator& estimator,
+                                       const std::vector<std::string>& region_specs, CostEstimator& estimator,
                                        const PlacementFitness& fitness, const GraphSearchOptions& options) {
-  const GraphPlacementSpace space(graph, candidates, op_level, graph_runtime_spec, estimator);
+  const GraphPlacementSpace space(graph, candidates, op_level, region_specs, estimator);
   GraphSearchResult result;
   GraphSearchDescription& description = result.description;
-  description.graph_runtime_spec = graph_runtime_spec;
+  description.region_specs = region_specs;
   description.genes = space.genes();
   description.op_level_fitness = fitness(op_level);
   description.best_fitness = description.op_level_fitness;
@@ -110,6 +112,7 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   std::unordered_map<uint64_t, GraphPlacement> decoded;
   EvolutionaryProblem problem;
   problem.genes = space.genes();
+  problem.gene_values = space.gene_values();
   problem.key = [&](const Genome& genome) {
     GraphPlacement placement = space.Decode(genome);
     const uint64_t hash = placement.hash;
@@ -118,7 +121,8 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   };
   problem.fitness = [&](const Genome&, uint64_t key) { return fitness(decoded.at(key).chosen); };
   EvolutionaryOptions evolution = options.evolution;
-  evolution.seeds = {Genome(space.genes(), 0), Genome(space.genes(), 1)};
+  evolution.seeds = {Genome(space.genes(), 0)};
+  for (const std::string& spec : region_specs) evolution.seeds.push_back(space.AllTo(spec));
   evolution.known_fitness.emplace(PlanHash(op_level), description.op_level_fitness);
 
   const EvolutionaryResult evolved = RunEvolutionarySearch(problem, evolution);
@@ -135,14 +139,16 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
 
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,
-                                              const std::string& graph_runtime_spec, const PlacementFitness& fitness,
-                                              const GraphSearchOptions& graph_options, size_t* next_symbol) {
-  Check(std::any_of(specs.begin(), specs.end(),
-                    [&](const PartitionSpec& spec) { return spec.name == graph_runtime_spec; }),
-        "graph-level search: no partition spec is named '" + graph_runtime_spec + "'");
+                                              const std::vector<std::string>& region_specs,
+                                              const PlacementFitness& fitness, const GraphSearchOptions& graph_options,
+                                              size_t* next_symbol) {
+  for (const std::string& region_spec : region_specs) {
+    Check(std::any_of(specs.begin(), specs.end(), [&](const PartitionSpec& spec) { return spec.name == region_spec; }),
+          "graph-level search: no partition spec is named '" + region_spec + "'");
+  }
   const OpLevelPlacement placement = PlaceOpLevel(function, specs, estimator, options);
   GraphPartitionResult result;
-  result.search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, graph_runtime_spec,
+  result.search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, region_specs,
                                        estimator, fitness, graph_options);
   result.partition = OutlinePlacement(function, placement, result.search.chosen, estimator, options, next_symbol);
   return result;

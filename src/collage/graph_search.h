@@ -1,9 +1,9 @@
 // The graph-level stage of the Collage partitioner (DESIGN §8, paper's second stage): starting
 // from the op-level placement, an evolutionary search (evolutionary_search.h) over one gene per
-// operator the graph-runtime spec can run (graph_placement.h), whose fitness is a whole-plan
+// operator a region spec can take (graph_placement.h), whose fitness is a whole-plan
 // measurement supplied by the caller (end-to-end latency in seconds, +inf when the plan
-// fails). The all-0 genome (the op-level plan, its graph-runtime partitions merged) and the
-// all-1 genome (everything the graph runtime can take) seed the population; fitness is
+// fails). The all-0 genome (the op-level plan, its region-spec partitions merged) and, per
+// region spec, the genome giving it everything it can take seed the population; fitness is
 // cached by plan hash, so a placement is measured once. The best placement replaces the
 // op-level one only when its fitness beats the op-level plan's by the asked margin; the
 // caller may confirm that with a final interleaved measurement.
@@ -23,7 +23,7 @@ namespace collage {
 using PlacementFitness = std::function<double(const std::vector<CandidatePartition>& placement)>;
 
 struct GraphSearchOptions {
-  // Budgets, rates and seed; the seeds field is filled in (all-0, all-1).
+  // Budgets, rates and seed; the seeds field is filled in (all-0, then all-k per region spec).
   EvolutionaryOptions evolution;
   // Replace only when best < (1 - min_improvement) * op-level fitness.
   double min_improvement = 0;
@@ -39,7 +39,7 @@ struct ChangedNode {
 
 // What the graph stage did, for the explain output.
 struct GraphSearchDescription {
-  std::string graph_runtime_spec;
+  std::vector<std::string> region_specs;
   size_t genes = 0;
   double op_level_fitness = 0;
   double best_fitness = 0;
@@ -63,11 +63,11 @@ struct GraphSearchResult {
 };
 
 // The graph stage over an op-level placement. `candidates` are all candidates of all specs over
-// `graph`; `op_level` is the op-level choice (valid, acyclic). With no gene (nothing more the
-// graph runtime could take) the op-level placement is kept after one measurement.
+// `graph`; `op_level` is the op-level choice (valid, acyclic). With no gene (nothing a region
+// spec could take beyond what it has) the op-level placement is kept after one measurement.
 GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                                        const std::vector<CandidatePartition>& op_level,
-                                       const std::string& graph_runtime_spec, CostEstimator& estimator,
+                                       const std::vector<std::string>& region_specs, CostEstimator& estimator,
                                        const PlacementFitness& fitness, const GraphSearchOptions& options);
 
 struct GraphPartitionResult {
@@ -77,10 +77,11 @@ struct GraphPartitionResult {
 
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
 // then OutlinePlacement of the choice. `partition.total`, `stats` and `explanation` stay the
-// op-level search's. Throws Error when no spec is named `graph_runtime_spec`.
+// op-level search's. Throws Error when a region spec names no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,
-                                              const std::string& graph_runtime_spec, const PlacementFitness& fitness,
+                                              const std::vector<std::string>& region_specs,
+                                              const PlacementFitness& fitness,
                                               const GraphSearchOptions& graph_options, size_t* next_symbol = nullptr);
 
 // A PlacementFitness that outlines the placement into `function` (OutlinePartitions) and

@@ -160,6 +160,32 @@ TEST(EvolutionarySearchTest, KnownFitnessIsNotMeasuredAgainAndNanCountsAsFailure
   EXPECT_GE(result.stats.cache_hits, 1u);
 }
 
+TEST(EvolutionarySearchTest, FindsAMultiValuedOptimumAndDrawsEveryValue) {
+  // Genes of 3 values (0 keep, 1 and 2 two alternatives); the key packs 2 bits per gene.
+  const Genome target = {2, 0, 1, 1, 2, 0, 0, 2, 1, 0, 2, 2, 1, 0, 1, 2};
+  EvolutionaryProblem problem = HammingProblem(target);
+  problem.gene_values = 3;
+  std::set<uint8_t> values_seen;
+  problem.key = [&](const Genome& genome) {
+    uint64_t key = 0;
+    for (size_t gene = 0; gene < genome.size(); ++gene) {
+      values_seen.insert(genome[gene]);
+      key |= uint64_t{genome[gene]} << (2 * gene);
+    }
+    return key;
+  };
+  EvolutionaryOptions options;
+  options.population = 24;
+  options.generations = 80;
+  options.seed = 11;
+  options.seeds = {Genome(target.size(), 0), Genome(target.size(), 1), Genome(target.size(), 2)};
+  const EvolutionaryResult result = RunEvolutionarySearch(problem, options);
+  EXPECT_EQ(result.best, target);
+  EXPECT_EQ(result.best_fitness, 0);
+  EXPECT_EQ(values_seen, (std::set<uint8_t>{0, 1, 2}));
+  EXPECT_LE(result.stats.evaluations, options.population * options.generations);
+}
+
 TEST(EvolutionarySearchTest, RejectsMalformedInputs) {
   EvolutionaryOptions options;
   options.seeds = {Genome(3, 0)};
@@ -168,6 +194,12 @@ TEST(EvolutionarySearchTest, RejectsMalformedInputs) {
   options.elites = options.population;
   EXPECT_THROW(RunEvolutionarySearch(HammingProblem(kTarget), options), Error);
   EXPECT_THROW(RunEvolutionarySearch(EvolutionaryProblem{}, EvolutionaryOptions{}), Error);
+  options = EvolutionaryOptions{};
+  options.seeds = {Genome(kTarget.size(), 2)};  // a value a 0/1 problem does not have
+  EXPECT_THROW(RunEvolutionarySearch(HammingProblem(kTarget), options), Error);
+  EvolutionaryProblem one_valued = HammingProblem(kTarget);
+  one_valued.gene_values = 1;
+  EXPECT_THROW(RunEvolutionarySearch(one_valued, EvolutionaryOptions{}), Error);
 }
 
 }  // namespace

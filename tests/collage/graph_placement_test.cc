@@ -26,7 +26,7 @@ struct PlacedFunction {
     op_level = PlaceOpLevel(function, specs, estimator);
   }
   GraphPlacementSpace Space() {
-    return GraphPlacementSpace(op_level.graph, op_level.candidates, op_level.chosen, kGraphRuntime, estimator);
+    return GraphPlacementSpace(op_level.graph, op_level.candidates, op_level.chosen, {kGraphRuntime}, estimator);
   }
 };
 
@@ -68,7 +68,7 @@ TEST(GraphPlacementTest, GenesAreTheGraphRuntimeOpsTheOpLevelPlanLeftElsewhere) 
   const Function function = MakeDiamond();
   const OpLevelPlacement op_level = PlaceOpLevel(
       function, LibAndGraphSpecs({"nn.relu", "tanh", "add"}, {"nn.relu", "tanh", "add"}), estimator);
-  const GraphPlacementSpace space(op_level.graph, op_level.candidates, op_level.chosen, kGraphRuntime, estimator);
+  const GraphPlacementSpace space(op_level.graph, op_level.candidates, op_level.chosen, {kGraphRuntime}, estimator);
   EXPECT_EQ(space.gene_nodes(), (std::vector<size_t>{2, 3}));
 }
 
@@ -160,10 +160,13 @@ TEST(GraphPlacementTest, RandomGenesAlwaysGiveValidPlacements) {
     });
     const Function function = testing::MakeRandomDag(seed, 6 + static_cast<int>(seed % 10));
     const OpLevelPlacement op_level = PlaceOpLevel(function, specs, estimator);
-    const GraphPlacementSpace space(op_level.graph, op_level.candidates, op_level.chosen, kGraphRuntime, estimator);
+    // Every third seed also offers regions to the fuser: genes of 3 values.
+    const std::vector<std::string> region_specs =
+        seed % 3 == 0 ? std::vector<std::string>{kGraphRuntime, "fuser"} : std::vector<std::string>{kGraphRuntime};
+    const GraphPlacementSpace space(op_level.graph, op_level.candidates, op_level.chosen, region_specs, estimator);
     for (int trial = 0; trial < 15 && space.genes() > 0; ++trial) {
       Genome genome(space.genes());
-      for (uint8_t& gene : genome) gene = random() % 2;
+      for (uint8_t& gene : genome) gene = static_cast<uint8_t>(random() % space.gene_values());
       const GraphPlacement placement = space.Decode(genome);
       SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
       ExpectValid(function, op_level.graph, placement);
@@ -177,9 +180,58 @@ TEST(GraphPlacementTest, RandomGenesAlwaysGiveValidPlacements) {
   std::cout << decoded << " random genomes decoded, " << repaired << " needed a repair\n";
 }
 
+TEST(GraphPlacementTest, TwoRegionSpecsTakeTheRegionsTheirGenesAsk) {
+  // relu, tanh, exp, relu (nodes 1..4). "lib" runs single ops at 1 ms; "graph" and "blocked"
+  // run every op at 1.5 ms per op, except that "blocked" runs a lone relu at 0.5 ms, so the
+  // op-level plan is blocked, lib, lib, blocked.
+  const std::set<std::string> ops = {"nn.relu", "tanh", "exp"};
+  std::vector<PartitionSpec> specs = LibAndGraphSpecs(ops, ops);
+  specs.push_back(MakeOpPredicateSpec(Declare("blocked", ops)));
+  MockCostEstimator estimator([](const DataflowGraph& graph, const CandidatePartition& candidate) {
+    if (candidate.backend() != "blocked") return EstimatedCost(graph, candidate);
+    const size_t ops = OpCount(graph, candidate);
+    if (ops == 1 && OpName(graph, candidate.sub_graph().first_inside()) == "nn.relu") return Cost::Seconds(0.5e-3);
+    return Cost::Seconds(1.5e-3 * static_cast<double>(ops));
+  });
+  const Function function = MakeOpChain({"nn.relu", "tanh", "exp", "nn.relu"});
+  const OpLevelPlacement op_level = PlaceOpLevel(function, specs, estimator);
+  const GraphPlacementSpace space(op_level.graph, op_level.candidates, op_level.chosen, {kGraphRuntime, "blocked"},
+                                  estimator);
+  ASSERT_EQ(space.gene_nodes(), (std::vector<size_t>{1, 2, 3, 4}));
+  EXPECT_EQ(space.gene_values(), 3u);
+
+  const GraphPlacement op_level_placement = space.Decode(Genome(4, 0));
+  EXPECT_EQ(op_level_placement.hash, PlanHash(op_level.chosen));
+  // A gene naming the node's op-level spec keeps it.
+  EXPECT_EQ(space.Decode(Genome{2, 0, 0, 2}).hash, op_level_placement.hash);
+
+  const GraphPlacement all_blocked = space.Decode(space.AllTo("blocked"));
+  ExpectValid(function, op_level.graph, all_blocked);
+  ASSERT_EQ(all_blocked.chosen.size(), 1u);
+  EXPECT_EQ(all_blocked.chosen[0].backend(), "blocked");
+  EXPECT_EQ(all_blocked.unhonoured_genes, 0u);
+
+  // graph on relu and tanh, blocked on exp and the last relu (kept there): two merged regions.
+  const GraphPlacement mixed = space.Decode(Genome{1, 1, 2, 2});
+  ExpectValid(function, op_level.graph, mixed);
+  ASSERT_EQ(mixed.chosen.size(), 2u);
+  EXPECT_EQ(mixed.chosen[0].backend(), kGraphRuntime);
+  EXPECT_EQ(mixed.chosen[0].sub_graph().inside().ToString(), "{1, 2}");
+  EXPECT_EQ(mixed.chosen[1].backend(), "blocked");
+  EXPECT_EQ(mixed.chosen[1].sub_graph().inside().ToString(), "{3, 4}");
+  EXPECT_EQ(mixed.unhonoured_genes, 0u);
+
+  EXPECT_THROW(space.Decode(Genome{3, 0, 0, 0}), Error);
+  EXPECT_THROW(space.AllTo("lib"), Error);
+  EXPECT_THROW(GraphPlacementSpace(op_level.graph, op_level.candidates, op_level.chosen, {"blocked", "blocked"},
+                                   estimator),
+               Error);
+  EXPECT_THROW(GraphPlacementSpace(op_level.graph, op_level.candidates, op_level.chosen, {}, estimator), Error);
+}
+
 TEST(GraphPlacementTest, NoGenesWithoutGraphRuntimeCandidatesAndWrongGenomesAreRejected) {
   PlacedFunction setup(MakeUnaryChain(), LibAndGraphSpecs({"nn.relu", "tanh", "exp"}, {"tanh"}));
-  EXPECT_EQ(GraphPlacementSpace(setup.op_level.graph, setup.op_level.candidates, setup.op_level.chosen, "nope",
+  EXPECT_EQ(GraphPlacementSpace(setup.op_level.graph, setup.op_level.candidates, setup.op_level.chosen, {"nope"},
                                 setup.estimator)
                 .genes(),
             0u);

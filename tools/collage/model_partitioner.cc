@@ -25,16 +25,20 @@ double CopyBandwidth(CostDatabase& database) {
   return measured;
 }
 
-// The first listed backend that is a graph runtime.
-std::string GraphRuntimeBackend(const std::vector<std::string>& backends) {
+// The listed backends that optimize across the ops of a partition, in the listed order: the
+// graph-level search's region specs (each backend's spec is named after it).
+std::vector<std::string> RegionBackends(const std::vector<std::string>& backends) {
+  std::vector<std::string> region;
   for (const std::string& name : backends) {
-    if (BackendRegistry::Global().Get(name)->kind() == BackendKind::kGraphRuntime) return name;
+    if (BackendRegistry::Global().Get(name)->optimizes_across_ops()) region.push_back(name);
   }
-  throw Error("--search graph needs a graph-runtime backend among the backends (" + [&] {
+  if (region.empty()) {
     std::string listed;
     for (const std::string& name : backends) listed += (listed.empty() ? "" : ",") + name;
-    return listed;
-  }() + " has none)");
+    throw Error("--search graph needs a backend that optimizes across the ops of a partition (a graph runtime "
+                "such as xnnpack, or onednn) among the backends (" + listed + " has none)");
+  }
+  return region;
 }
 
 // Rows of the plan for one function's outlined partitions.
@@ -53,7 +57,7 @@ void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGrap
 // the graph stage's; the graph stage's plan is kept only when it measures faster.
 void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
                    CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
-  const std::string graph_runtime = GraphRuntimeBackend(request.backends);
+  const std::vector<std::string> region_backends = RegionBackends(request.backends);
   ModelPlacement::GraphStage stage;
   stage.op_level_plan = placement.plan;
   Plan graph_plan = placement.plan;
@@ -71,7 +75,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     GraphSearchOptions graph_options;
     graph_options.evolution.time_budget_seconds = request.graph_budget_seconds;
     graph_options.evolution.seed = request.seed;
-    const GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, graph_runtime,
+    const GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, region_backends,
                                                                  fitness, graph_options, &next_symbol);
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
     const size_t first_partition = graph_plan.partitions.size();

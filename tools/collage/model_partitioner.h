@@ -26,7 +26,7 @@ struct PartitionRequest {
   int threads = 1;
   bool show_progress = true;
   // "op", or "graph": the evolutionary graph-level stage after the op-level search (measured
-  // costs only), on the first listed backend of kind graph runtime.
+  // costs only), offering regions to the listed backends that optimize across ops.
   std::string search = "op";
   double graph_budget_seconds = 120;  // wall time of the evolutionary search, per function
   uint64_t seed = 0;                  // of the random inputs and of the evolutionary search

@@ -12,6 +12,7 @@ class OnednnBackend final : public Backend {
  public:
   std::string name() const override { return "onednn"; }
   BackendKind kind() const override { return BackendKind::kLibrary; }
+  bool optimizes_across_ops() const override { return true; }
   std::string version() const override;
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;
