@@ -1,12 +1,16 @@
 #include "backend/native/chunk_pool.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace collage::native {
 namespace {
 
 // About 20 microseconds of polling before a waiter sleeps.
 constexpr int kSpinRounds = 2000;
+
+// The chunk field of a finished job's claim word: above any chunk count.
+constexpr uint64_t kClosed = 0xffffffffu;
 
 void Pause() { __builtin_ia32_pause(); }
 
@@ -64,7 +68,7 @@ void ChunkPool::Work(uint32_t job) {
   uint64_t claim = next_claim_.load(std::memory_order_acquire);
   while (static_cast<uint32_t>(claim >> 32) == job) {
     const int64_t chunk = static_cast<int64_t>(claim & 0xffffffffu);
-    if (chunk >= chunks_.load(std::memory_order_relaxed)) return;
+    if (chunk >= chunks_.load(std::memory_order_seq_cst)) return;
     if (!next_claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) continue;
     // The claimed chunk keeps the job open, so its task and context are stable.
     task_.load(std::memory_order_relaxed)(context_.load(std::memory_order_relaxed), chunk);
@@ -74,7 +78,8 @@ void ChunkPool::Work(uint32_t job) {
 }
 
 void ChunkPool::Run(int threads, int64_t chunks, ::native::ChunkTask task, void* context) {
-  if (threads <= 1 || chunks <= 1 || busy_.exchange(true, std::memory_order_acquire)) {
+  if (threads <= 1 || chunks <= 1 || chunks > std::numeric_limits<int32_t>::max() ||
+      busy_.exchange(true, std::memory_order_acquire)) {
     for (int64_t chunk = 0; chunk < chunks; ++chunk) task(context, chunk);
     return;
   }
@@ -84,13 +89,17 @@ void ChunkPool::Run(int threads, int64_t chunks, ::native::ChunkTask task, void*
   const uint32_t job = posted_.load(std::memory_order_relaxed) + 1;
   task_.store(task, std::memory_order_relaxed);
   context_.store(context, std::memory_order_relaxed);
-  chunks_.store(chunks, std::memory_order_relaxed);
+  chunks_.store(chunks, std::memory_order_seq_cst);
   remaining_.store(static_cast<int32_t>(chunks), std::memory_order_relaxed);
   next_claim_.store(static_cast<uint64_t>(job) << 32, std::memory_order_release);
   posted_.store(job, std::memory_order_release);
   posted_.notify_all();
   Work(job);
   for (int32_t left = remaining_.load(std::memory_order_acquire); left != 0;) left = WaitWhileEqual(remaining_, left);
+  // Close the job before the next one changes chunks_: a worker that read this job's last
+  // claim but not yet chunks_ could otherwise see the next job's larger count and claim a
+  // chunk past this job's end, running it twice and leaving remaining_ below zero.
+  next_claim_.store(static_cast<uint64_t>(job) << 32 | kClosed, std::memory_order_seq_cst);
   busy_.store(false, std::memory_order_release);
 }
 

@@ -7,6 +7,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <set>
@@ -49,6 +52,50 @@ TEST(ChunkPoolTest, EveryChunkRunsOnceOnAtMostTheThreadsAsked) {
       EXPECT_LE(tally.threads.size(), 3u) << "more threads than the job asked for";
     }
   }
+}
+
+TEST(ChunkPoolTest, BackToBackJobsOfGrowingSizeRunEachChunkOnce) {
+  // A worker still finishing a small job must not claim chunks of the larger job posted right
+  // after it (that ran a chunk twice and left the caller waiting forever). A deadlock here
+  // cannot be unwound, so a watchdog ends the process with a message instead.
+  std::mutex mutex;
+  std::condition_variable done_signal;
+  bool done = false;
+  int64_t failures = 0;
+  // Spinning threads get the pool's threads preempted at arbitrary points, which widens the
+  // window a stale worker needs.
+  std::atomic<bool> stop_spinning{false};
+  std::vector<std::thread> spinners;
+  for (int i = 0; i < 3; ++i) {
+    spinners.emplace_back([&] {
+      while (!stop_spinning.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  std::thread stress([&] {
+    ChunkPool pool;
+    Tally small(2), large(64);
+    for (int job = 0; job < 100000; ++job) {
+      Tally& tally = job % 2 ? large : small;
+      for (std::atomic<int>& count : tally.runs) count.store(0, std::memory_order_relaxed);
+      pool.Run(2, static_cast<int64_t>(tally.runs.size()), &Tally::Count, &tally);
+      failures += tally.EachRanOnce() ? 0 : 1;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    done_signal.notify_all();
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!done_signal.wait_for(lock, std::chrono::seconds(120), [&] { return done; })) {
+      std::fprintf(stderr, "ChunkPoolTest: back-to-back jobs deadlocked\n");
+      std::_Exit(1);
+    }
+  }
+  stress.join();
+  stop_spinning.store(true);
+  for (std::thread& spinner : spinners) spinner.join();
+  EXPECT_EQ(failures, 0);
 }
 
 TEST(ChunkPoolTest, ChunksRunOnSeveralThreads) {
