@@ -31,6 +31,8 @@ DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "resnext50_32x4d", "bert_encoder",
 DEFAULT_BACKENDS = "native,onednn,openblas,xnnpack"
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPEEDUPS = ["collage_vs_best_single", "collage_vs_greedy", "collage_vs_torch"]
+# With --search graph: the same ratios for the two-stage plan (op level, then the graph stage).
+GRAPH_SPEEDUPS = ["collage_graph_vs_best_single", "collage_graph_vs_greedy", "collage_graph_vs_torch"]
 
 
 def default_zoo_dir() -> str:
@@ -69,12 +71,23 @@ def run_torch_eager(model: str, inputs_path: str, threads: int) -> Optional[floa
     return None
 
 
-def with_torch_speedup(result: Dict) -> Dict:
-    """The result with speedup.collage_vs_torch (torch eager ms / collage ms; null when unmeasured)."""
+def ratio(numerator: Optional[float], denominator: Optional[float]) -> Optional[float]:
+    return numerator / denominator if numerator and denominator else None
+
+
+def with_derived_speedups(result: Dict) -> Dict:
+    """The result with speedup.collage_vs_torch (torch eager ms / collage ms) and, when collage-graph
+    was measured, the collage_graph_vs_* ratios; null where a latency is missing."""
+    latency = result["latency_ms"]
     torch_ms = result.get("torch_eager_ms")
-    collage_ms = result["latency_ms"].get("collage")
     speedup = dict(result.get("speedup", {}))
-    speedup["collage_vs_torch"] = torch_ms / collage_ms if torch_ms and collage_ms else None
+    speedup["collage_vs_torch"] = ratio(torch_ms, latency.get("collage"))
+    graph_ms = latency.get("collage-graph")
+    if graph_ms:
+        singles = [ms for name, ms in latency.items() if name.startswith("single:") and ms]
+        speedup["collage_graph_vs_best_single"] = ratio(min(singles) if singles else None, graph_ms)
+        speedup["collage_graph_vs_greedy"] = ratio(latency.get("greedy"), graph_ms)
+        speedup["collage_graph_vs_torch"] = ratio(torch_ms, graph_ms)
     return {**result, "speedup": speedup}
 
 
@@ -86,8 +99,8 @@ def geometric_mean(values: List[Optional[float]]) -> Optional[float]:
 
 
 def summarize(results: List[Dict]) -> Dict:
-    rows = [with_torch_speedup(result) for result in results]
-    geomean = {name: geometric_mean([row["speedup"].get(name) for row in rows]) for name in SPEEDUPS}
+    rows = [with_derived_speedups(result) for result in results]
+    geomean = {name: geometric_mean([row["speedup"].get(name) for row in rows]) for name in SPEEDUPS + GRAPH_SPEEDUPS}
     return {"models": rows, "geomean_speedup": geomean}
 
 
@@ -131,14 +144,26 @@ def format_table(summary: Dict) -> str:
     graph_rows = [row for row in rows if "collage-graph" in row["latency_ms"]]
     for row in graph_rows:
         graph_ms = row["latency_ms"]["collage-graph"]
+        speedup = row["speedup"]
         text += (f"{row['model']}: collage-graph {graph_ms:.2f} ms, "
                  f"{row['latency_ms']['collage'] / graph_ms:.2f}x collage's latency, "
+                 f"{format_number(speedup.get('collage_graph_vs_best_single'), 'x')} vs best single, "
+                 f"{format_number(speedup.get('collage_graph_vs_greedy'), 'x')} vs greedy, "
+                 f"{format_number(speedup.get('collage_graph_vs_torch'), 'x')} vs torch; "
                  f"additive error of collage {row.get('additive_error', float('nan')) * 100:+.1f}%, "
                  f"of collage-graph {row.get('collage_graph_additive_error', float('nan')) * 100:+.1f}%\n")
+    if graph_rows:
+        text += ("geomean of collage-graph: " + ", ".join(
+            f"{format_number(geomean[name], 'x')} {name.replace('collage_graph_', '').replace('_', ' ')}"
+            for name in GRAPH_SPEEDUPS) + "\n")
     return text + "latencies in ms (medians); speed-ups are ratios of latencies\n"
 
 
 def measure(args) -> List[Dict]:
+    """Runs every model; with --json, the per-model results so far are kept next to it
+    (OUT.json.partial, a list --from-json reads) after each model."""
+    if args.log_dir:
+        os.makedirs(args.log_dir, exist_ok=True)
     results = []
     for model in args.models.split(","):
         onnx_path = os.path.join(args.zoo, model + ".onnx")
@@ -154,6 +179,9 @@ def measure(args) -> List[Dict]:
         inputs_path = os.path.join(args.zoo, model + ".inputs.npz")
         result["torch_eager_ms"] = None if args.no_torch else run_torch_eager(model, inputs_path, args.threads)
         results.append(result)
+        if args.json:
+            with open(args.json + ".partial", "w") as file:
+                json.dump(results, file, indent=2)
     return results
 
 

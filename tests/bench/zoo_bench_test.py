@@ -57,6 +57,22 @@ class ZooBenchTest(unittest.TestCase):
         self.assertEqual(combined["backends"], ["onednn", "native"])
         self.assertEqual(combined["threads"], 2)
 
+    def test_collage_graph_ratios_and_their_geometric_means(self):
+        with_graph = bench_result("resnet50", {"onednn": 40.0, "native": 60.0}, 44.0, 50.0, 80.0)
+        with_graph["latency_ms"]["collage-graph"] = 32.0
+        without_graph = bench_result("gpt2_decoder", {"onednn": 20.0, "native": 25.0}, 22.0, 20.0, None)
+        table, combined = self.run_script([with_graph, without_graph])
+        speedup = combined["models"][0]["speedup"]
+        self.assertAlmostEqual(speedup["collage_graph_vs_best_single"], 40.0 / 32.0)
+        self.assertAlmostEqual(speedup["collage_graph_vs_greedy"], 44.0 / 32.0)
+        self.assertAlmostEqual(speedup["collage_graph_vs_torch"], 80.0 / 32.0)
+        self.assertNotIn("collage_graph_vs_greedy", combined["models"][1]["speedup"])
+        geomean = combined["geomean_speedup"]
+        self.assertAlmostEqual(geomean["collage_graph_vs_best_single"], 40.0 / 32.0)  # over the rows that have it
+        self.assertIn("resnet50: collage-graph 32.00 ms, 1.56x collage's latency, 1.25x vs best single, "
+                      "1.38x vs greedy, 2.50x vs torch;", table)
+        self.assertIn("geomean of collage-graph: 1.25x vs best single, 1.38x vs greedy, 2.50x vs torch", table)
+
     def test_malformed_results_are_a_one_line_error(self):
         with tempfile.TemporaryDirectory() as folder:
             results_path = os.path.join(folder, "results.json")
