@@ -22,7 +22,9 @@ namespace collage {
 struct CostKey {
   std::string candidate_hash;   // structural hash of the candidate function, as hex (the caller computes it)
   std::string backend;          // backend name
-  std::string backend_version;  // Backend::version()
+  // Backend::version(), with the measurement method in parentheses when the timing was not
+  // back to back (tuning/measurement.h MeasurementMethod), so differently taken timings never mix
+  std::string backend_version;
   std::string device;           // DeviceFingerprint()
   int threads = 1;
 };

@@ -60,7 +60,9 @@ MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartiti
   Job job;
   job.function = function;
   job.backend = registry_.Get(candidate.backend());
-  job.key = CostKey{HexHash(function), job.backend->name(), job.backend->version(), device_, options_.threads};
+  const std::string method = MeasurementMethod(options_.measurement);
+  job.key = CostKey{HexHash(function), job.backend->name(),
+                    job.backend->version() + (method.empty() ? "" : " (" + method + ")"), device_, options_.threads};
   job.description = job.backend->name() + ": " + candidate.sub_graph().label() + " (" + FirstInputShape(function) + ")";
   return job;
 }

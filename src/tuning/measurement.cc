@@ -1,7 +1,11 @@
 #include "tuning/measurement.h"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <chrono>
+#include <cmath>
+#include <thread>
 #include <vector>
 
 #include "interpreter/interpreter.h"
@@ -12,15 +16,48 @@
 
 namespace collage {
 
+namespace {
+
+// The cool-down of MeasurementOptions; each call writes a different byte so no write is idle.
+void CoolDown(const MeasurementOptions& options) {
+  if (options.cool_down_bytes > 0) {
+    thread_local std::vector<unsigned char> scratch;
+    thread_local unsigned char fill = 0;
+    scratch.resize(options.cool_down_bytes);
+    std::fill(scratch.begin(), scratch.end(), ++fill);
+  }
+  if (options.cool_down_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(options.cool_down_seconds));
+}
+
+}  // namespace
+
+void SetInModelCoolDown(MeasurementOptions& options) {
+  const long l2_bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  options.cool_down_bytes = 2 * (l2_bytes > 0 ? static_cast<size_t>(l2_bytes) : size_t{1} << 20);
+  options.cool_down_seconds = 100e-6;
+}
+
+std::string MeasurementMethod(const MeasurementOptions& options) {
+  if (!options.cools_down()) return "";
+  return "cool-down " + std::to_string(options.cool_down_bytes) + "B " +
+         std::to_string(std::lround(options.cool_down_seconds * 1e6)) + "us";
+}
+
 Measurement MeasureRepeatedly(const std::function<void()>& run, const MeasurementOptions& options) {
   Check(options.min_runs >= 1 && options.max_runs >= options.min_runs,
         "measurement: expected 1 <= min_runs <= max_runs");
   Check(options.percentile >= 0 && options.percentile <= 1, "measurement: the percentile must lie in [0, 1]");
-  for (int i = 0; i < options.warmup_runs; ++i) run();
+  Check(options.cool_down_seconds >= 0 && options.cool_down_seconds <= 1,
+        "measurement: the cool-down sleep must lie in [0, 1] s");
+  for (int i = 0; i < options.warmup_runs; ++i) {
+    CoolDown(options);
+    run();
+  }
   std::vector<double> samples;
   double total = 0;
   while (static_cast<int>(samples.size()) < options.max_runs &&
          (static_cast<int>(samples.size()) < options.min_runs || total < options.budget_seconds)) {
+    CoolDown(options);
     const auto start = std::chrono::steady_clock::now();
     run();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "backend/backend.h"
 
@@ -18,6 +19,15 @@ struct MeasurementOptions {
   double budget_seconds = 0.2;
   // The quantile of the run times reported as `seconds` (0.5: the median).
   double percentile = 0.5;
+  // Cool-down before each run (warm-up and timed), so that a partition is timed as it runs
+  // inside a model, where other partitions run in between: `cool_down_bytes` of a scratch
+  // buffer are written (evicting what the previous run left in the calling core's caches),
+  // then the thread sleeps `cool_down_seconds` (the backends' worker threads park). Neither is
+  // part of the run times. Both 0: back-to-back runs.
+  size_t cool_down_bytes = 0;
+  double cool_down_seconds = 0;
+
+  bool cools_down() const { return cool_down_bytes > 0 || cool_down_seconds > 0; }
 };
 
 struct Measurement {
@@ -27,6 +37,15 @@ struct Measurement {
   double p90_seconds = 0;
   int runs = 0;
 };
+
+// Sets the cool-down that makes a partition's isolated timing resemble its time inside a
+// model: twice the calling core's L2 cache (from sysconf; 1 MiB when unknown) written, then a
+// 100 us sleep (longer than the backends' thread pools spin before they park).
+void SetInModelCoolDown(MeasurementOptions& options);
+
+// What, beyond the backend, the device and the thread count, a timing depends on: "" for
+// back-to-back runs, else "cool-down <bytes>B <microseconds>us". Part of the cost key.
+std::string MeasurementMethod(const MeasurementOptions& options);
 
 // Times `run` as the options say.
 Measurement MeasureRepeatedly(const std::function<void()>& run, const MeasurementOptions& options);

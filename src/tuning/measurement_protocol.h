@@ -3,7 +3,7 @@
 //
 // A request is one header line
 //   "measure <backend> <threads> <seed> <warmup> <min_runs> <max_runs> <budget_s> <percentile>
-//    <text_bytes> <meta_count>"
+//    <cool_down_bytes> <cool_down_s> <text_bytes> <meta_count>"
 // followed by the partition function in the text format (its large constants printed as
 // meta[K] references) and, per meta constant, a line "<bytes>" and that many bytes of .npy.
 // A reply is one line: "ok <seconds> <median> <p10> <p90> <runs>" or "invalid <reason>".

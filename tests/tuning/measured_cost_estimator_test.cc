@@ -100,6 +100,17 @@ TEST_F(MeasuredCostEstimatorTest, ASecondTuningReadsEveryCostFromTheDatabase) {
   Partition(model, specs, other_threads);
   EXPECT_EQ(other_threads.stats().from_database, 0u);
   EXPECT_EQ(other_threads.stats().measured, first.stats().distinct);
+
+  // So is another measurement method (a cool-down before each run); the same one again is not.
+  MeasuredCostOptions cooled_options = Options();
+  SetInModelCoolDown(cooled_options.measurement);
+  MeasuredCostEstimator cooled(registry_, cooled_options, &database);
+  Partition(model, specs, cooled);
+  EXPECT_EQ(cooled.stats().from_database, 0u);
+  EXPECT_EQ(cooled.stats().measured, first.stats().distinct);
+  MeasuredCostEstimator cooled_again(registry_, cooled_options, &database);
+  Partition(model, specs, cooled_again);
+  EXPECT_EQ(cooled_again.stats().measured, 0u);
   EXPECT_EQ(database.CheckIntegrity(), "ok");
 }
 

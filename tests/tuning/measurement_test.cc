@@ -58,12 +58,32 @@ TEST(MeasurementTest, ReportedSecondsAreTheConfiguredPercentile) {
   EXPECT_LE(measurement.median_seconds, measurement.p90_seconds);
 }
 
+TEST(MeasurementTest, CoolDownPrecedesEveryRunAndIsNotTimed) {
+  MeasurementOptions options;
+  options.warmup_runs = 1;
+  options.min_runs = options.max_runs = 4;
+  options.cool_down_bytes = 1 << 20;
+  options.cool_down_seconds = 0.005;
+  int runs = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const Measurement measurement = MeasureRepeatedly([&] { ++runs; }, options);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(runs, 5);
+  EXPECT_GE(wall, 5 * 0.005);                // a sleep before each of the 5 runs
+  EXPECT_LT(measurement.p90_seconds, 0.004);  // none of it in the run times
+  EXPECT_TRUE(options.cools_down());
+  EXPECT_FALSE(MeasurementOptions{}.cools_down());
+}
+
 TEST(MeasurementTest, BadOptionsAreErrors) {
   MeasurementOptions options;
   options.min_runs = 0;
   EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
   options.min_runs = 3;
   options.percentile = 1.5;
+  EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
+  options.percentile = 0.5;
+  options.cool_down_seconds = -1;
   EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
 }
 

@@ -142,6 +142,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     MeasuredCostOptions measured_options;
     measured_options.threads = request.threads;
     measured_options.show_progress = request.show_progress;
+    SetInModelCoolDown(measured_options.measurement);
     auto owned = std::make_shared<MeasuredCostEstimator>(BackendRegistry::Global(), measured_options,
                                                          placement.database.get());
     measured = owned.get();
