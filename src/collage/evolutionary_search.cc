@@ -73,6 +73,14 @@ class Evaluator {
 
   double Seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
+  std::vector<std::pair<uint64_t, double>> Ranked() const {
+    std::vector<std::pair<uint64_t, double>> ranked(cache_.begin(), cache_.end());
+    std::sort(ranked.begin(), ranked.end(), [](const auto& lhs, const auto& rhs) {
+      return lhs.second < rhs.second || (lhs.second == rhs.second && lhs.first < rhs.first);
+    });
+    return ranked;
+  }
+
  private:
   const EvolutionaryProblem& problem_;
   const EvolutionaryOptions& options_;
@@ -185,6 +193,7 @@ EvolutionaryResult RunEvolutionarySearch(const EvolutionaryProblem& problem, con
     result.stats.best_per_generation.push_back(result.best_fitness);
   }
   result.stats.seconds = evaluator.Seconds();
+  result.ranked = evaluator.Ranked();
   return result;
 }
 

@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace collage {
@@ -73,6 +74,9 @@ struct EvolutionaryResult {
   Genome best;
   uint64_t best_key = 0;
   double best_fitness = 0;
+  // Every distinct key with a known fitness (evaluated, or given in known_fitness) and that
+  // fitness, best first (equal fitness: smaller key first).
+  std::vector<std::pair<uint64_t, double>> ranked;
   EvolutionaryStats stats;
 };
 

@@ -1,6 +1,7 @@
 #include "collage/graph_search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <limits>
 #include <memory>
@@ -133,6 +134,12 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   description.replaced = evolved.best_fitness < (1 - options.min_improvement) * description.op_level_fitness;
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
+  const uint64_t op_level_hash = PlanHash(op_level);
+  for (const auto& [key, fitness] : evolved.ranked) {
+    if (result.finalists.size() >= options.finalists) break;
+    if (key == op_level_hash || !std::isfinite(fitness)) continue;
+    result.finalists.push_back(decoded.at(key).chosen);
+  }
   Describe(description, graph, op_level, best.chosen);
   return result;
 }
@@ -150,7 +157,19 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   GraphPartitionResult result;
   result.search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, region_specs,
                                        estimator, fitness, graph_options);
-  result.partition = OutlinePlacement(function, placement, result.search.chosen, estimator, options, next_symbol);
+  size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;
+  size_t last_symbol = first_symbol;
+  const auto outline = [&](const std::vector<CandidatePartition>& chosen) {
+    size_t symbol = first_symbol;
+    PartitionResult outlined = OutlinePlacement(function, placement, chosen, estimator, options, &symbol);
+    last_symbol = std::max(last_symbol, symbol);
+    return outlined;
+  };
+  result.partition = outline(result.search.chosen);
+  for (const std::vector<CandidatePartition>& finalist : result.search.finalists) {
+    result.finalists.push_back(outline(finalist));
+  }
+  if (next_symbol != nullptr) *next_symbol = last_symbol;
   return result;
 }
 

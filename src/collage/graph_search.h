@@ -27,6 +27,8 @@ struct GraphSearchOptions {
   EvolutionaryOptions evolution;
   // Replace only when best < (1 - min_improvement) * op-level fitness.
   double min_improvement = 0;
+  // How many of the best placements to hand back as finalists.
+  size_t finalists = 3;
 };
 
 // One node whose backend the graph stage changed.
@@ -59,6 +61,10 @@ struct GraphSearchDescription {
 struct GraphSearchResult {
   std::vector<CandidatePartition> chosen;  // the best placement when replaced, else the op-level one
   bool replaced = false;
+  // The best distinct placements by fitness other than the op-level one, best first, at most
+  // options.finalists of them, for a final measurement that is not misled by the one lucky
+  // fitness measurement the best of many noisy ones tends to be.
+  std::vector<std::vector<CandidatePartition>> finalists;
   GraphSearchDescription description;
 };
 
@@ -72,11 +78,13 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
 
 struct GraphPartitionResult {
   PartitionResult partition;  // outlined; chosen is the graph stage's choice
+  std::vector<PartitionResult> finalists;  // search.finalists, outlined
   GraphSearchResult search;
 };
 
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
-// then OutlinePlacement of the choice. `partition.total`, `stats` and `explanation` stay the
+// then OutlinePlacement of the choice and of each finalist (each numbered from the same first
+// symbol; `next_symbol` ends past the largest). `partition.total`, `stats` and `explanation` stay the
 // op-level search's. Throws Error when a region spec names no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,

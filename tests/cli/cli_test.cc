@@ -323,6 +323,20 @@ TEST_F(CliTest, PartitionWithMeasuredCostsTunesOnceThenReadsTheDatabase) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
 }
 
+TEST_F(CliTest, GraphSearchEndsWithAnInterleavedMeasurementAndAPlanThatRuns) {
+  if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
+  const std::string model = std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir";
+  const std::string plan = directory_.PathOf("conv_block.plan");
+  const CliResult result = Run({"partition", model, "--backends", "onednn,native", "--cost", "measured", "--db",
+                                directory_.PathOf("costs.sqlite"), "--threads", "1", "--search", "graph",
+                                "--graph-budget", "2", "-o", plan});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("graph-level search offering regions to onednn: "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nfinal interleaved measurement: op-level "), std::string::npos) << result.out;
+  const CliResult run = Run({"run", model, "--plan", plan, "--check"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+}
+
 TEST_F(CliTest, TwoTunersSharingOneDatabaseBothFinish) {
   const std::string model = WriteModel("m.cir", kTupleModel);
   const std::string database = directory_.PathOf("shared.sqlite");

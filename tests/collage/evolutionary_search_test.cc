@@ -158,6 +158,17 @@ TEST(EvolutionarySearchTest, KnownFitnessIsNotMeasuredAgainAndNanCountsAsFailure
   EXPECT_EQ(result.best, Genome(4, 0));
   EXPECT_EQ(result.best_fitness, 1.0);
   EXPECT_GE(result.stats.cache_hits, 1u);
+  // Ranked: every known key once, the given one included, best first.
+  ASSERT_FALSE(result.ranked.empty());
+  EXPECT_EQ(result.ranked.front(), (std::pair<uint64_t, double>{0, 1.0}));
+  std::set<uint64_t> keys;
+  for (size_t i = 0; i < result.ranked.size(); ++i) {
+    keys.insert(result.ranked[i].first);
+    if (i > 0) {
+      EXPECT_LE(result.ranked[i - 1].second, result.ranked[i].second);
+    }
+  }
+  EXPECT_EQ(keys.size(), result.ranked.size());
 }
 
 TEST(EvolutionarySearchTest, FindsAMultiValuedOptimumAndDrawsEveryValue) {

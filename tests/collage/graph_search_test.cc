@@ -6,6 +6,7 @@
 #include <set>
 
 #include "graph_search_test_util.h"
+#include "ir/printer.h"
 #include "ir/visitor.h"
 
 namespace collage {
@@ -64,6 +65,18 @@ TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
   EXPECT_DOUBLE_EQ(chain.latency(result.chosen), optimum);
   EXPECT_DOUBLE_EQ(result.description.op_level_fitness, op_level);
   EXPECT_LE(result.description.stats.individuals, 16u * 30u);
+  // The finalists: the best distinct placements, best first, the op-level one left out.
+  ASSERT_EQ(result.finalists.size(), 3u);
+  EXPECT_DOUBLE_EQ(chain.latency(result.finalists[0]), optimum);
+  std::set<uint64_t> finalist_hashes;
+  for (size_t rank = 0; rank < result.finalists.size(); ++rank) {
+    finalist_hashes.insert(PlanHash(result.finalists[rank]));
+    if (rank > 0) {
+      EXPECT_LE(chain.latency(result.finalists[rank - 1]), chain.latency(result.finalists[rank]));
+    }
+  }
+  EXPECT_EQ(finalist_hashes.size(), 3u);
+  EXPECT_EQ(finalist_hashes.count(PlanHash(chain.op_level.chosen)), 0u);
   // Every tanh run of the optimum is on the graph runtime, and each of its partitions pays off.
   for (const CandidatePartition& candidate : result.chosen) {
     if (candidate.backend() != kGraphRuntime) continue;
@@ -218,7 +231,16 @@ TEST(GraphSearchTest, PartitionWithGraphSearchOutlinesTheChoiceMeasuredOnOutline
   EXPECT_EQ(PartitionsOf(result.partition.function, kGraphRuntime), 1u);
   EXPECT_EQ(PartitionsOf(result.partition.function, "lib"), 0u);
   EXPECT_EQ(result.partition.symbols.size(), result.partition.chosen.size());
-  EXPECT_EQ(next_symbol, 1u);
+  // The finalists are outlined too, each numbered from the same first symbol.
+  ASSERT_FALSE(result.finalists.empty());
+  EXPECT_EQ(PrintFunction(result.finalists[0].function), PrintFunction(result.partition.function));
+  size_t most_partitions = 0;
+  for (const PartitionResult& finalist : result.finalists) {
+    size_t partitions = 0;
+    for (const std::string& symbol : finalist.symbols) partitions += symbol.empty() ? 0 : 1;
+    most_partitions = std::max(most_partitions, partitions);
+  }
+  EXPECT_EQ(next_symbol, most_partitions);
 
   EXPECT_THROW(PartitionWithGraphSearch(function, LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"}),
                                         estimator, {}, {"xnnpack"}, fitness, options),

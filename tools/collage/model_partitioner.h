@@ -51,13 +51,16 @@ struct ModelPlacement {
   std::vector<InvalidCandidate> invalid;  // measured only
   double copy_bandwidth = 0;              // measured only: bytes per second
   // --search graph: the op-level plan (`plan` is the final choice), what the graph stage did per
-  // function, and the final interleaved measurement (milliseconds) that decided.
+  // function, and the final interleaved measurement (milliseconds) of the op-level plan and the
+  // graph stage's finalists (best first by search fitness) that decided.
   struct GraphStage {
     Plan op_level_plan;
     std::vector<std::string> descriptions;
     double op_level_ms = 0;
-    double graph_ms = 0;
-    bool replaced = false;
+    std::vector<double> finalist_ms;
+    double graph_ms = 0;       // the fastest finalist's (the op-level plan's when there is none)
+    bool replaced = false;     // a finalist beat the op-level plan
+    size_t kept_finalist = 0;  // which (from 1), when replaced
   };
   std::optional<GraphStage> graph_stage;
   double seconds = 0;                     // wall time, tuning included
