@@ -27,6 +27,8 @@ void CheckInputs(const EvolutionaryProblem& problem, const EvolutionaryOptions& 
   Check(problem.key && problem.fitness, "evolutionary search: the problem needs a key and a fitness function");
   Check(options.population > 0, "evolutionary search: the population must not be empty");
   Check(options.generations > 0, "evolutionary search: at least one generation is needed");
+  Check(!options.stall_generations || *options.stall_generations > 0,
+        "evolutionary search: stall_generations must be at least 1");
   Check(options.elites < options.population, "evolutionary search: elites must be fewer than the population");
   Check(options.tournament_size > 0, "evolutionary search: the tournament needs at least one draw");
   for (const Genome& seed : options.seeds) {
@@ -162,7 +164,7 @@ std::vector<Individual> Elites(const std::vector<Individual>& population, size_t
 std::string EvolutionaryStats::ToString() const {
   std::ostringstream text;
   text << "generations=" << generations << " individuals=" << individuals << " evaluations=" << evaluations
-       << " cache_hits=" << cache_hits << " seconds=" << seconds << (stopped_by_time ? " stopped_by=time" : "");
+       << " cache_hits=" << cache_hits << " seconds=" << seconds << (stopped_by_time ? " stopped_by=time" : "") << (stopped_by_stall ? " stopped_by=stall" : "");
   return text.str();
 }
 
@@ -178,6 +180,7 @@ EvolutionaryResult RunEvolutionarySearch(const EvolutionaryProblem& problem, con
   }
   while (population.size() < options.population) population.push_back(Individual{breeder.Random()});
 
+  size_t stalled = 0;  // generations in a row without a better best
   for (size_t generation = 0; generation < options.generations; ++generation) {
     size_t fresh = 0;
     if (generation > 0) {
@@ -190,7 +193,13 @@ EvolutionaryResult RunEvolutionarySearch(const EvolutionaryProblem& problem, con
     for (size_t i = fresh; i < population.size() && complete; ++i) complete = evaluator.Evaluate(population[i]);
     if (!complete) break;
     ++result.stats.generations;
-    result.stats.best_per_generation.push_back(result.best_fitness);
+    std::vector<double>& best = result.stats.best_per_generation;
+    stalled = !best.empty() && result.best_fitness >= best.back() ? stalled + 1 : 0;
+    best.push_back(result.best_fitness);
+    if (options.stall_generations && stalled >= *options.stall_generations) {
+      result.stats.stopped_by_stall = true;
+      break;
+    }
   }
   result.stats.seconds = evaluator.Seconds();
   result.ranked = evaluator.Ranked();

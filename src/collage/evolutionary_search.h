@@ -18,6 +18,8 @@
 //   same seed gives the same result;
 // - the time budget is checked before every fitness evaluation, so the search stops at most
 //   one evaluation after the budget runs out; the first individual is always evaluated;
+// - with `stall_generations`, the search also stops once that many generations after the
+//   first have not lowered the best fitness;
 // - a NaN fitness counts as +infinity (a failed plan); the best individual is the first found
 //   with the lowest fitness.
 #pragma once
@@ -47,6 +49,8 @@ struct EvolutionaryOptions {
   size_t population = 16;
   size_t generations = 10;            // generations evaluated, generation 0 included; at least 1
   std::optional<double> time_budget_seconds;  // unset: none
+  // Stop after this many full generations in a row that did not improve the best; unset: never.
+  std::optional<size_t> stall_generations;
   size_t elites = 2;
   size_t tournament_size = 3;
   double crossover_probability = 0.9;
@@ -66,6 +70,7 @@ struct EvolutionaryStats {
   size_t cache_hits = 0;
   double seconds = 0;
   bool stopped_by_time = false;
+  bool stopped_by_stall = false;  // stall_generations ran out
   std::vector<double> best_per_generation;  // best fitness so far after each full generation
   std::string ToString() const;
 };

@@ -70,7 +70,8 @@ std::string GraphSearchDescription::ToString() const {
   for (const std::string& spec : region_specs) text << " " << spec;
   text << ": " << genes << " genes, " << stats.generations
        << " generations, " << stats.individuals << " individuals, " << stats.evaluations << " measured, "
-       << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "") << "\n";
+       << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "")
+       << (stats.stopped_by_stall ? ", stopped when the best stopped improving" : "") << "\n";
   text << "fitness: op-level " << Milliseconds(op_level_fitness) << " ms, best " << Milliseconds(best_fitness)
        << " ms";
   if (op_level_fitness > 0 && op_level_fitness < std::numeric_limits<double>::infinity()) {

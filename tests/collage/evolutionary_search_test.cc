@@ -91,6 +91,27 @@ TEST(EvolutionarySearchTest, RespectsTheGenerationBudget) {
   EXPECT_FALSE(result.stats.stopped_by_time);
 }
 
+TEST(EvolutionarySearchTest, StopsWhenTheBestStallsForTheGivenGenerations) {
+  // The seed is the optimum: no later generation improves on it.
+  EvolutionaryOptions options;
+  options.population = 8;
+  options.generations = 1000;
+  options.stall_generations = 3;
+  options.seeds = {kTarget};
+  const EvolutionaryResult result = RunEvolutionarySearch(HammingProblem(kTarget), options);
+  EXPECT_EQ(result.best, kTarget);
+  EXPECT_EQ(result.stats.generations, 4u);  // generation 0, then 3 without improvement
+  EXPECT_TRUE(result.stats.stopped_by_stall);
+  EXPECT_FALSE(result.stats.stopped_by_time);
+
+  // Without a stall limit the generation budget binds.
+  options.stall_generations.reset();
+  options.generations = 6;
+  EXPECT_EQ(RunEvolutionarySearch(HammingProblem(kTarget), options).stats.generations, 6u);
+  options.stall_generations = 0;
+  EXPECT_THROW(RunEvolutionarySearch(HammingProblem(kTarget), options), Error);
+}
+
 TEST(EvolutionarySearchTest, RespectsTheTimeBudgetWithinOneEvaluation) {
   using Clock = std::chrono::steady_clock;
   constexpr double kBudget = 0.2;

@@ -94,7 +94,10 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
       return MeasureModelMilliseconds(whole, request, 5) * 1e-3;
     });
     GraphSearchOptions graph_options;
+    // The wall-time budget binds, unless 10 generations in a row find nothing better.
     graph_options.evolution.time_budget_seconds = request.graph_budget_seconds;
+    graph_options.evolution.generations = 10000;
+    graph_options.evolution.stall_generations = 10;
     graph_options.evolution.seed = request.seed;
     GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, region_backends,
                                                            fitness, graph_options, &next_symbol);
