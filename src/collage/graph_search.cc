@@ -174,6 +174,14 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   return result;
 }
 
+size_t ChooseFinalPlacement(double op_level, const std::vector<double>& finalists, double min_improvement) {
+  size_t fastest = 0;
+  for (size_t rank = 0; rank < finalists.size(); ++rank) {
+    if (fastest == 0 ? finalists[rank] < op_level : finalists[rank] < finalists[fastest - 1]) fastest = rank + 1;
+  }
+  return fastest > 0 && finalists[fastest - 1] < (1 - min_improvement) * op_level ? fastest : 0;
+}
+
 PlacementFitness FitnessOfOutlined(const Function& function, std::function<double(const Function&)> measure) {
   auto graph = std::make_shared<const DataflowGraph>(DataflowGraph::Create(function->body));
   return [function, graph, measure = std::move(measure)](const std::vector<CandidatePartition>& placement) {

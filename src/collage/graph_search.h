@@ -92,6 +92,12 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                               const PlacementFitness& fitness,
                                               const GraphSearchOptions& graph_options, size_t* next_symbol = nullptr);
 
+// The final decision over an interleaved measurement of the op-level plan and the finalists
+// (medians, any unit): 0 keeps the op-level plan, k >= 1 the k-th finalist, the fastest, which
+// must beat the op-level plan by more than `min_improvement` (a fraction), so that a placement
+// within the measurement noise of the op-level one does not replace it.
+size_t ChooseFinalPlacement(double op_level, const std::vector<double>& finalists, double min_improvement);
+
 // A PlacementFitness that outlines the placement into `function` (OutlinePartitions) and
 // returns `measure` of the partitioned function; an Error while outlining or measuring gives
 // +inf. `function` must be typed.

@@ -201,6 +201,14 @@ TEST(GraphSearchTest, FindsThePlacementThatNeedsTwoRegionSpecs) {
       << result.description.ToString();
 }
 
+TEST(GraphSearchTest, TheFinalChoiceIsTheFastestFinalistOnlyWhenClearlyFaster) {
+  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.0, 8.0, 9.5}, 0.02), 2u);
+  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.9, 9.85}, 0.02), 0u);  // within 2 %: keep the op-level plan
+  EXPECT_EQ(ChooseFinalPlacement(10.0, {11.0, 12.0}, 0.0), 0u);
+  EXPECT_EQ(ChooseFinalPlacement(10.0, {}, 0.0), 0u);
+  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.9}, 0.0), 1u);
+}
+
 size_t PartitionsOf(const Function& function, const std::string& backend) {
   size_t count = 0;
   for (const Expr& node : PostOrder(function->body, /*enter_functions=*/false)) {

@@ -70,10 +70,14 @@ Plan PlanOf(const Plan& like, const Module& model, const std::vector<PartitionRe
   return plan;
 }
 
+// How much faster than the op-level plan a finalist must measure to replace it: the spread of
+// repeated interleaved medians on this machine is about that.
+constexpr double kFinalMinImprovement = 0.02;
+
 // The graph-level stage over the op-level placement: per function, the evolutionary search on
 // measured whole-model latency; then one interleaved measurement of the op-level plan against
 // the graph stage's finalists (its best few placements, so that one lucky fitness measurement
-// does not decide); the fastest is kept.
+// does not decide); the fastest is kept if it beats the op-level plan by kFinalMinImprovement.
 void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
                    CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
   const std::vector<std::string> region_backends = RegionBackends(request.backends);
@@ -122,11 +126,8 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   benchmark.seed = request.seed;
   const std::vector<VariantLatency> final_measurement = BenchmarkInterleaved(variants, registry, benchmark);
   stage.op_level_ms = final_measurement[0].milliseconds.median;
-  size_t fastest = 0;
-  for (size_t v = 1; v < final_measurement.size(); ++v) {
-    stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
-    if (final_measurement[v].milliseconds.median < final_measurement[fastest].milliseconds.median) fastest = v;
-  }
+  for (size_t v = 1; v < final_measurement.size(); ++v) stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
+  const size_t fastest = ChooseFinalPlacement(stage.op_level_ms, stage.finalist_ms, kFinalMinImprovement);
   stage.replaced = fastest > 0;
   stage.graph_ms = stage.finalist_ms.empty() ? stage.op_level_ms
                                              : *std::min_element(stage.finalist_ms.begin(), stage.finalist_ms.end());
