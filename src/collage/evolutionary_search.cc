@@ -164,7 +164,8 @@ std::vector<Individual> Elites(const std::vector<Individual>& population, size_t
 std::string EvolutionaryStats::ToString() const {
   std::ostringstream text;
   text << "generations=" << generations << " individuals=" << individuals << " evaluations=" << evaluations
-       << " cache_hits=" << cache_hits << " seconds=" << seconds << (stopped_by_time ? " stopped_by=time" : "") << (stopped_by_stall ? " stopped_by=stall" : "");
+       << " cache_hits=" << cache_hits << " seconds=" << seconds << (stopped_by_time ? " stopped_by=time" : "")
+       << (stopped_by_stall ? " stopped_by=stall" : "");
   return text.str();
 }
 

@@ -4,8 +4,9 @@
 // genes per operator and the measured latency of the placement a genome stands for.
 //
 // Generation 0 is the seed genomes (in order, all-0 first by convention) then random ones
-// (each gene non-zero with `random_nonzero_probability`, its non-zero value uniform). Each later generation keeps the `elites` best
-// of the previous one unchanged and fills the rest with children: two parents by tournament
+// (each gene non-zero with `random_nonzero_probability`, its non-zero value uniform). Each later
+// generation keeps the `elites` best of the previous one unchanged and fills the rest with
+// children: two parents by tournament
 // (`tournament_size` draws, lowest fitness wins, ties to the earlier individual), uniform
 // crossover with probability `crossover_probability` (else a copy of the first parent), then
 // each gene, with probability `mutation_probability`, replaced by a uniformly drawn other value.

@@ -1,6 +1,7 @@
 #include "collage/graph_placement.h"
 
 #include <algorithm>
+#include <set>
 
 #include "collage/coalesce_partitions.h"
 #include "support/hash.h"
@@ -47,10 +48,9 @@ GraphPlacementSpace::GraphPlacementSpace(const DataflowGraph& graph, const std::
       gene_set_(graph.size()) {
   Check(!region_specs_.empty(), "graph-level search: no region spec to offer regions to");
   Check(region_specs_.size() < 256, "graph-level search: more than 255 region specs");
-  for (size_t spec = 0; spec < region_specs_.size(); ++spec) {
-    Check(std::find(region_specs_.begin(), region_specs_.begin() + static_cast<std::ptrdiff_t>(spec),
-                    region_specs_[spec]) == region_specs_.begin() + static_cast<std::ptrdiff_t>(spec),
-          "graph-level search: the region spec '" + region_specs_[spec] + "' is named twice");
+  std::set<std::string> named;
+  for (const std::string& spec : region_specs_) {
+    Check(named.insert(spec).second, "graph-level search: the region spec '" + spec + "' is named twice");
   }
   Check(GroupsAreAcyclic(graph_, InsideSets(op_level_)), "graph-level search: the op-level placement is cyclic");
   for (const CandidatePartition& chosen : op_level_) {

@@ -68,9 +68,8 @@ std::string GraphSearchDescription::ToString() const {
   std::ostringstream text;
   text << "graph-level search offering regions to";
   for (const std::string& spec : region_specs) text << " " << spec;
-  text << ": " << genes << " genes, " << stats.generations
-       << " generations, " << stats.individuals << " individuals, " << stats.evaluations << " measured, "
-       << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "")
+  text << ": " << genes << " genes, " << stats.generations << " generations, " << stats.individuals
+       << " individuals, " << stats.evaluations << " measured, " << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "")
        << (stats.stopped_by_stall ? ", stopped when the best stopped improving" : "") << "\n";
   text << "fitness: op-level " << Milliseconds(op_level_fitness) << " ms, best " << Milliseconds(best_fitness)
        << " ms";
@@ -125,7 +124,8 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   EvolutionaryOptions evolution = options.evolution;
   evolution.seeds = {Genome(space.genes(), 0)};
   for (const std::string& spec : region_specs) evolution.seeds.push_back(space.AllTo(spec));
-  evolution.known_fitness.emplace(PlanHash(op_level), description.op_level_fitness);
+  const uint64_t op_level_hash = PlanHash(op_level);
+  evolution.known_fitness.emplace(op_level_hash, description.op_level_fitness);
 
   const EvolutionaryResult evolved = RunEvolutionarySearch(problem, evolution);
   const GraphPlacement& best = decoded.at(evolved.best_key);
@@ -135,10 +135,9 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   description.replaced = evolved.best_fitness < (1 - options.min_improvement) * description.op_level_fitness;
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
-  const uint64_t op_level_hash = PlanHash(op_level);
-  for (const auto& [key, fitness] : evolved.ranked) {
+  for (const auto& [key, seconds] : evolved.ranked) {
     if (result.finalists.size() >= options.finalists) break;
-    if (key == op_level_hash || !std::isfinite(fitness)) continue;
+    if (key == op_level_hash || !std::isfinite(seconds)) continue;
     result.finalists.push_back(decoded.at(key).chosen);
   }
   Describe(description, graph, op_level, best.chosen);
@@ -158,7 +157,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   GraphPartitionResult result;
   result.search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, region_specs,
                                        estimator, fitness, graph_options);
-  size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;
+  const size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;
   size_t last_symbol = first_symbol;
   const auto outline = [&](const std::vector<CandidatePartition>& chosen) {
     size_t symbol = first_symbol;

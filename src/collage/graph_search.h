@@ -84,8 +84,8 @@ struct GraphPartitionResult {
 
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
 // then OutlinePlacement of the choice and of each finalist (each numbered from the same first
-// symbol; `next_symbol` ends past the largest). `partition.total`, `stats` and `explanation` stay the
-// op-level search's. Throws Error when a region spec names no spec of `specs`.
+// symbol; `next_symbol` ends past the largest). `partition.total`, `stats` and `explanation`
+// stay the op-level search's. Throws Error when a region spec names no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,
                                               const std::vector<std::string>& region_specs,

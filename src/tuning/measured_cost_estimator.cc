@@ -16,6 +16,12 @@ namespace {
 // Functions compiled per batch by a code generator before timing (one progress step each).
 constexpr size_t kCompileBatch = 32;
 
+// " (<measurement method>)", or "" for the default back-to-back timing.
+std::string VersionSuffix(const MeasurementOptions& options) {
+  const std::string method = MeasurementMethod(options);
+  return method.empty() ? "" : " (" + method + ")";
+}
+
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -52,6 +58,7 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       options_(std::move(options)),
       database_(database),
       device_(DeviceFingerprint()),
+      version_suffix_(VersionSuffix(options_.measurement)),
       worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
               options_.cache_dir) {}
 
@@ -60,9 +67,8 @@ MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartiti
   Job job;
   job.function = function;
   job.backend = registry_.Get(candidate.backend());
-  const std::string method = MeasurementMethod(options_.measurement);
-  job.key = CostKey{HexHash(function), job.backend->name(),
-                    job.backend->version() + (method.empty() ? "" : " (" + method + ")"), device_, options_.threads};
+  job.key = CostKey{HexHash(function), job.backend->name(), job.backend->version() + version_suffix_, device_,
+                    options_.threads};
   job.description = job.backend->name() + ": " + candidate.sub_graph().label() + " (" + FirstInputShape(function) + ")";
   return job;
 }

@@ -84,6 +84,8 @@ class MeasuredCostEstimator final : public CostEstimator {
   MeasuredCostOptions options_;
   CostDatabase* database_;
   std::string device_;
+  // Appended to each backend's version in the cost key: the measurement method, when not the default.
+  std::string version_suffix_;
   MeasurementProcess worker_;
   CostCache memo_;
   TuningStats stats_;

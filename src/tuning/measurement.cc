@@ -1,8 +1,8 @@
 #include "tuning/measurement.h"
 
-#include <algorithm>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -26,7 +26,9 @@ void CoolDown(const MeasurementOptions& options) {
     scratch.resize(options.cool_down_bytes);
     std::fill(scratch.begin(), scratch.end(), ++fill);
   }
-  if (options.cool_down_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(options.cool_down_seconds));
+  if (options.cool_down_seconds > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.cool_down_seconds));
+  }
 }
 
 }  // namespace

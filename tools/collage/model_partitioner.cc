@@ -1,6 +1,5 @@
 #include "model_partitioner.h"
 
-#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -115,7 +114,8 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
 
   const BackendRegistry& registry = BackendRegistry::Global();
   std::vector<Plan> finalist_plans;
-  std::vector<BenchmarkVariant> variants = {{"op-level", PlaceGreedy(placement.plan.module, request.backends, registry)}};
+  std::vector<BenchmarkVariant> variants = {
+      {"op-level", PlaceGreedy(placement.plan.module, request.backends, registry)}};
   for (const std::vector<PartitionResult>& results : finalist_results) {
     finalist_plans.push_back(PlanOf(placement.plan, model, results, estimator));
     variants.push_back({"finalist " + std::to_string(finalist_plans.size()),
@@ -126,16 +126,14 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   benchmark.seed = request.seed;
   const std::vector<VariantLatency> final_measurement = BenchmarkInterleaved(variants, registry, benchmark);
   stage.op_level_ms = final_measurement[0].milliseconds.median;
-  for (size_t v = 1; v < final_measurement.size(); ++v) stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
-  const size_t fastest = ChooseFinalPlacement(stage.op_level_ms, stage.finalist_ms, kFinalMinImprovement);
-  stage.replaced = fastest > 0;
-  stage.graph_ms = stage.finalist_ms.empty() ? stage.op_level_ms
-                                             : *std::min_element(stage.finalist_ms.begin(), stage.finalist_ms.end());
-  if (stage.replaced) {
-    stage.kept_finalist = fastest;
-    placement.plan = finalist_plans[fastest - 1];
+  for (size_t v = 1; v < final_measurement.size(); ++v) {
+    stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
+  }
+  stage.kept_finalist = ChooseFinalPlacement(stage.op_level_ms, stage.finalist_ms, kFinalMinImprovement);
+  if (stage.replaced()) {
+    placement.plan = finalist_plans[stage.kept_finalist - 1];
     for (size_t g = 0; g < placement.functions.size(); ++g) {
-      placement.functions[g].result = std::move(finalist_results[fastest - 1][g]);
+      placement.functions[g].result = std::move(finalist_results[stage.kept_finalist - 1][g]);
     }
   }
   placement.graph_stage = std::move(stage);
@@ -235,14 +233,14 @@ std::string ModelPlacement::Listing() const {
        << explanations;
   if (graph_stage) {
     text << "\ngraph-level stage (the placement above is the "
-         << (graph_stage->replaced ? "graph stage's" : "op-level one") << "):\n";
+         << (graph_stage->replaced() ? "graph stage's" : "op-level one") << "):\n";
     for (const std::string& description : graph_stage->descriptions) text << description << "\n";
     text << "final interleaved measurement: op-level " << graph_stage->op_level_ms << " ms";
     for (size_t rank = 0; rank < graph_stage->finalist_ms.size(); ++rank) {
       text << ", finalist " << rank + 1 << " " << graph_stage->finalist_ms[rank] << " ms";
     }
     text << ": "
-         << (graph_stage->replaced ? "finalist " + std::to_string(graph_stage->kept_finalist) + " is kept"
+         << (graph_stage->replaced() ? "finalist " + std::to_string(graph_stage->kept_finalist) + " is kept"
                                    : std::string("the op-level plan is kept"))
          << "\n";
   }

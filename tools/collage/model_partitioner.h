@@ -58,9 +58,9 @@ struct ModelPlacement {
     std::vector<std::string> descriptions;
     double op_level_ms = 0;
     std::vector<double> finalist_ms;
-    double graph_ms = 0;       // the fastest finalist's (the op-level plan's when there is none)
-    bool replaced = false;     // a finalist beat the op-level plan
-    size_t kept_finalist = 0;  // which (from 1), when replaced
+    size_t kept_finalist = 0;  // which replaced the op-level plan (from 1); 0: none did
+
+    bool replaced() const { return kept_finalist > 0; }
   };
   std::optional<GraphStage> graph_stage;
   double seconds = 0;                     // wall time, tuning included
