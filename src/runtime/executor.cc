@@ -12,7 +12,7 @@ namespace collage {
 
 struct Executor::State {
   ExecutionPlan plan;
-  std::vector<std::unique_ptr<Executable>> executables;  // one per step
+  std::vector<std::shared_ptr<Executable>> executables;  // one per step; shared with the cache
   MemoryPlan memory;
   Tensor arena;
   std::vector<Tensor> slot_tensors;  // activations and constants bound once; arguments per run
@@ -25,15 +25,19 @@ struct Executor::State {
 
 namespace {
 
-void CompileSteps(const ExecutionPlan& plan, const BackendRegistry& registry, const CompileOptions& options,
-                  std::vector<std::unique_ptr<Executable>>& executables, std::vector<std::string>& backend_of_step) {
+void CompileSteps(const ExecutionPlan& plan, const BackendRegistry& registry, const ExecutorOptions& options,
+                  std::vector<std::shared_ptr<Executable>>& executables, std::vector<std::string>& backend_of_step) {
   std::map<std::string, std::vector<size_t>> steps_of_backend;
+  executables.resize(plan.steps.size());
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const ExecutionStep& step = plan.steps[i];
     backend_of_step[i] = step.backend.empty() ? registry.UniversalFallback()->name() : step.backend;
+    if (options.cache != nullptr) {
+      executables[i] = options.cache->Find(backend_of_step[i], step.function, options.compile);
+      if (executables[i]) continue;
+    }
     steps_of_backend[backend_of_step[i]].push_back(i);
   }
-  executables.resize(plan.steps.size());
   for (const auto& [name, steps] : steps_of_backend) {
     BackendPtr backend;
     try {
@@ -43,7 +47,7 @@ void CompileSteps(const ExecutionPlan& plan, const BackendRegistry& registry, co
     }
     std::vector<Function> functions;
     for (size_t step : steps) functions.push_back(plan.steps[step].function);
-    std::vector<CompileResult> results = backend->CompileAll(functions, options);
+    std::vector<CompileResult> results = backend->CompileAll(functions, options.compile);
     Check(results.size() == functions.size(), "backend '" + name + "': CompileAll returned the wrong number of results");
     for (size_t i = 0; i < steps.size(); ++i) {
       if (!results[i].executable) {
@@ -51,6 +55,9 @@ void CompileSteps(const ExecutionPlan& plan, const BackendRegistry& registry, co
                     "' cannot compile it: " + results[i].error);
       }
       executables[steps[i]] = std::move(results[i].executable);
+      if (options.cache != nullptr) {
+        options.cache->Insert(name, plan.steps[steps[i]].function, options.compile, executables[steps[i]]);
+      }
     }
   }
 }
@@ -84,7 +91,7 @@ Executor::Executor(const Module& module, const BackendRegistry& registry, const 
   }
 
   std::vector<std::string> backend_of_step(state.plan.steps.size());
-  CompileSteps(state.plan, registry, options.compile, state.executables, backend_of_step);
+  CompileSteps(state.plan, registry, options, state.executables, backend_of_step);
 
   std::vector<size_t> activation_of_slot;
   const std::vector<BufferLifetime> lifetimes = ActivationLifetimes(state.plan, &activation_of_slot);

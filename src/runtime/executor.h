@@ -3,7 +3,7 @@
 //
 // Construction lowers @main to an ExecutionPlan, compiles every step with its backend (all
 // partitions of one backend in one CompileAll call; host calls with the registry's universal
-// fallback), plans the activations into one arena (memory_planner.h) and allocates it. Run
+// fallback; partitions found in the options' ExecutableCache are not compiled again), plans the activations into one arena (memory_planner.h) and allocates it. Run
 // binds the arguments, calls each step's Executable::Run in dataflow order on arena tensors
 // and returns copies of the results. Run is not reentrant: one run at a time per executor.
 #pragma once
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "runtime/executable_cache.h"
 #include "ir/module.h"
 #include "runtime/memory_planner.h"
 #include "runtime/profiler.h"
@@ -23,6 +24,9 @@ namespace collage {
 struct ExecutorOptions {
   CompileOptions compile;  // threads and cache folder, passed to every backend
   bool profile = false;    // time every step's Run into profiler()
+  // When set, partitions compiled before are taken from it and new ones are added to it; the
+  // executors sharing it must not run at the same time (executable_cache.h).
+  ExecutableCache* cache = nullptr;
 };
 
 class Executor {

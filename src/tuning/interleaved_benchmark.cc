@@ -14,6 +14,7 @@ std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVari
   Check(options.rounds >= 1, "benchmark: at least one round is needed");
   ExecutorOptions executor_options;
   executor_options.compile.threads = options.threads;
+  executor_options.cache = options.cache;
   std::vector<std::unique_ptr<Executor>> executors;
   std::vector<Value> arguments;
   for (const BenchmarkVariant& variant : variants) {

@@ -10,6 +10,7 @@
 
 #include "backend/backend.h"
 #include "ir/module.h"
+#include "runtime/executable_cache.h"
 #include "support/statistics.h"
 
 namespace collage {
@@ -24,6 +25,8 @@ struct BenchmarkOptions {
   uint64_t seed = 0;
   int warmup_runs = 2;
   int rounds = 10;
+  // Compiled partitions to reuse and to add to (executable_cache.h); null: compile everything.
+  ExecutableCache* cache = nullptr;
 };
 
 struct VariantLatency {

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "backend/backend.h"
 #include "collage/partition_spec.h"
 #include "collage/graph_search.h"
@@ -69,6 +71,15 @@ Plan PlanOf(const Plan& like, const Module& model, const std::vector<PartitionRe
   return plan;
 }
 
+// What the graph stage's executable cache may hold: a quarter of the physical memory.
+size_t GraphStageCacheBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGESIZE);
+  constexpr size_t kWithoutSysconf = size_t{1} << 30;
+  if (pages <= 0 || page_bytes <= 0) return kWithoutSysconf;
+  return static_cast<size_t>(pages) * static_cast<size_t>(page_bytes) / 4;
+}
+
 // How much faster than the op-level plan a finalist must measure to replace it: the spread of
 // repeated interleaved medians on this machine is about that.
 constexpr double kFinalMinImprovement = 0.02;
@@ -88,13 +99,15 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   }
   // finalist_results[r][f]: function f's r-th finalist, or its op-level result when it has fewer.
   std::vector<std::vector<PartitionResult>> finalist_results;
+  // The placements the search measures share most partitions: each is compiled once.
+  ExecutableCache compiled(GraphStageCacheBytes());
   size_t next_symbol = 0;
   size_t f = 0;
   for (const auto& [name, function] : model.functions()) {
     const PlacementFitness fitness = FitnessOfOutlined(function, [&, name = name](const Function& partitioned) {
       Module whole = placement.plan.module;
       whole.Add(name, partitioned);  // replaces this function, keeps the op-level others
-      return MeasureModelMilliseconds(whole, request, 5) * 1e-3;
+      return MeasureModelMilliseconds(whole, request, 5, &compiled) * 1e-3;
     });
     GraphSearchOptions graph_options;
     // The wall-time budget binds, unless 10 generations in a row find nothing better.
@@ -124,6 +137,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   BenchmarkOptions benchmark;
   benchmark.threads = request.threads;
   benchmark.seed = request.seed;
+  benchmark.cache = &compiled;
   const std::vector<VariantLatency> final_measurement = BenchmarkInterleaved(variants, registry, benchmark);
   stage.op_level_ms = final_measurement[0].milliseconds.median;
   for (size_t v = 1; v < final_measurement.size(); ++v) {
@@ -141,13 +155,15 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
 
 }  // namespace
 
-double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds) {
+double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds,
+                                ExecutableCache* cache) {
   const BackendRegistry& registry = BackendRegistry::Global();
   BenchmarkOptions options;
   options.threads = request.threads;
   options.seed = request.seed;
   options.warmup_runs = 1;
   options.rounds = rounds;
+  options.cache = cache;
   return BenchmarkInterleaved({{"model", PlaceGreedy(partitioned, request.backends, registry)}}, registry, options)
       .front()
       .milliseconds.median;

@@ -14,6 +14,7 @@
 
 #include "collage/partitioner.h"
 #include "plan_file.h"
+#include "runtime/executable_cache.h"
 #include "tuning/measured_cost_estimator.h"
 
 namespace collage::cli {
@@ -74,7 +75,8 @@ struct ModelPlacement {
 ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request);
 
 // Median end-to-end milliseconds of a partitioned module over `rounds` runs after a warm-up
-// run, as `collage run --plan` would run it.
-double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds);
+// run, as `collage run --plan` would run it; with a cache, reusing the partitions compiled before.
+double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds,
+                                ExecutableCache* cache = nullptr);
 
 }  // namespace collage::cli
