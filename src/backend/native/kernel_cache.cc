@@ -85,13 +85,16 @@ void* OpenSharedObject(const std::string& path) {
   return handle;
 }
 
-std::string HeadersKey() {
-  std::string all;
-  for (const auto& [name, text] : RuntimeHeaders()) all += name + '\0' + text + '\0';
-  return Hex(StableHash(all));
-}
-
 }  // namespace
+
+std::string RuntimeHeadersKey() {
+  static const std::string key = [] {
+    std::string all;
+    for (const auto& [name, text] : RuntimeHeaders()) all += name + '\0' + text + '\0';
+    return Hex(StableHash(all));
+  }();
+  return key;
+}
 
 std::string DefaultNativeCacheDir() {
   if (const char* dir = std::getenv("COLLAGE_CACHE_DIR"); dir && *dir) return std::string(dir) + "/native";
@@ -107,7 +110,7 @@ std::vector<LoadedKernel> KernelCache::Load(const std::vector<GeneratedKernel>& 
   if (error) throw Error("native: cannot create the cache folder " + dir_ + ": " + error.message());
 
   // The runtime headers, once per header version.
-  const std::string include_dir = dir_ + "/include-" + HeadersKey();
+  const std::string include_dir = dir_ + "/include-" + RuntimeHeadersKey();
   if (!std::filesystem::exists(include_dir)) {
     const std::string temporary = TemporaryName(include_dir);
     std::filesystem::create_directories(temporary);
@@ -116,7 +119,7 @@ std::vector<LoadedKernel> KernelCache::Load(const std::vector<GeneratedKernel>& 
     if (error) std::filesystem::remove_all(temporary);  // another process won the race
   }
 
-  std::string key_prefix = std::string(kGeneratorVersion) + '\0' + CompilerVersion(config_) + '\0' + HeadersKey();
+  std::string key_prefix = std::string(kGeneratorVersion) + '\0' + CompilerVersion(config_) + '\0' + RuntimeHeadersKey();
   for (const std::string& flag : CompilerFlags(config_)) key_prefix += '\0' + flag;
   const uint64_t prefix_hash = StableHash(key_prefix);
 

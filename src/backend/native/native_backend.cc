@@ -7,7 +7,8 @@
 namespace collage {
 
 std::string NativeBackend::version() const {
-  std::string version = std::string(native::kGeneratorVersion) + " " + native::CompilerVersion(config_);
+  std::string version = std::string(native::kGeneratorVersion) + " headers " + native::RuntimeHeadersKey() + " " +
+                        native::CompilerVersion(config_);
   for (const std::string& flag : native::CompilerFlags(config_)) version += " " + flag;
   return version;
 }

@@ -42,6 +42,7 @@ TEST(NativeBackendTest, IsRegisteredAsAFusingCodeGeneratorForEveryOp) {
   const Function function = AddConstant(1);
   EXPECT_TRUE(support.Supports(*As<CallNode>(function->body)));
   EXPECT_NE(native->version().find(native::kGeneratorVersion), std::string::npos);
+  EXPECT_NE(native->version().find(native::RuntimeHeadersKey()), std::string::npos);  // header edits change costs
 }
 
 TEST(NativeBackendTest, SecondCompileHitsTheCacheAndConstantsAreData) {

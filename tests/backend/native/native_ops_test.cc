@@ -42,6 +42,10 @@ const std::vector<OpCase>& Cases() {
       {"broadcast_binary", "%x: Tensor[(2, 1, 5), f32], %y: Tensor[(3, 1), f32]",
        "(add(%x, %y), subtract(%x, %y), multiply(%x, %y), divide(%x, %y), maximum(%x, %y), minimum(%x, %y))"},
       {"power", "%x: Tensor[(7), f32], %y: Tensor[(7), f32]", "power(add(abs(%x), constant([0.5], Tensor[(), f32])), %y)"},
+      {"power_square_and_cube", "%x: Tensor[(4, 5), f32]",
+       "%0 = multiply(%x, constant([7], Tensor[(), f32]))\n  (power(%0, constant([2], Tensor[(), f32])), "
+       "power(%0, constant([3], Tensor[(), f32])))"},
+      {"erf_beyond_the_clamp", "%x: Tensor[(64), f32]", "erf(multiply(%x, constant([6], Tensor[(), f32])))"},
       {"where", "%c: Tensor[(2, 1, 4), bool], %x: Tensor[(3, 4), f32], %y: Tensor[(1), f32]", "where(%c, %x, %y)"},
       {"cast", "%x: Tensor[(10), f32]",
        "%0 = multiply(%x, constant([300], Tensor[(), f32]))\n  (cast(%0, dtype=\"i32\"), cast(%0, dtype=\"i8\"), cast(%0, dtype=\"u8\"), "
