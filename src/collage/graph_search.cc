@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "collage/outline_partitions.h"
 
@@ -135,10 +136,23 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   description.replaced = evolved.best_fitness < (1 - options.min_improvement) * description.op_level_fitness;
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
-  for (const auto& [key, seconds] : evolved.ranked) {
-    if (result.finalists.size() >= options.finalists) break;
-    if (key == op_level_hash || !std::isfinite(seconds)) continue;
+  std::unordered_set<uint64_t> finalist_keys;
+  const auto add_finalist = [&](uint64_t key, std::string origin) {
+    if (key == op_level_hash || !finalist_keys.insert(key).second) return;
     result.finalists.push_back(decoded.at(key).chosen);
+    result.finalist_origins.push_back(std::move(origin));
+  };
+  std::unordered_map<uint64_t, double> fitness_of_key;
+  for (const auto& [key, seconds] : evolved.ranked) {
+    fitness_of_key.emplace(key, seconds);
+    if (result.finalists.size() < options.finalists && std::isfinite(seconds)) {
+      add_finalist(key, "best " + std::to_string(result.finalists.size() + 1));
+    }
+  }
+  for (const std::string& spec : region_specs) {
+    const uint64_t key = problem.key(space.AllTo(spec));
+    const auto known = fitness_of_key.find(key);
+    if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, "all " + spec);
   }
   Describe(description, graph, op_level, best.chosen);
   return result;

@@ -27,7 +27,7 @@ struct GraphSearchOptions {
   EvolutionaryOptions evolution;
   // Replace only when best < (1 - min_improvement) * op-level fitness.
   double min_improvement = 0;
-  // How many of the best placements to hand back as finalists.
+  // How many of the best placements to hand back as finalists (whole-region ones come on top).
   size_t finalists = 3;
 };
 
@@ -61,10 +61,16 @@ struct GraphSearchDescription {
 struct GraphSearchResult {
   std::vector<CandidatePartition> chosen;  // the best placement when replaced, else the op-level one
   bool replaced = false;
-  // The best distinct placements by fitness other than the op-level one, best first, at most
-  // options.finalists of them, for a final measurement that is not misled by the one lucky
-  // fitness measurement the best of many noisy ones tends to be.
+  // Placements for a final measurement that is not misled by the one lucky fitness measurement
+  // the best of many noisy ones tends to be: the best distinct ones by fitness other than the
+  // op-level one, best first, at most options.finalists of them; then each region spec's
+  // whole-region placement (its seed: everything it can take) unless it is one of those, is the
+  // op-level placement or failed. A whole-region placement is close to running that backend
+  // alone, so the final choice is not slower than it even when fitness and final measurement
+  // disagree.
   std::vector<std::vector<CandidatePartition>> finalists;
+  // Per finalist: "best <rank>" or "all <region spec>".
+  std::vector<std::string> finalist_origins;
   GraphSearchDescription description;
 };
 

@@ -65,18 +65,25 @@ TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
   EXPECT_DOUBLE_EQ(chain.latency(result.chosen), optimum);
   EXPECT_DOUBLE_EQ(result.description.op_level_fitness, op_level);
   EXPECT_LE(result.description.stats.individuals, 16u * 30u);
-  // The finalists: the best distinct placements, best first, the op-level one left out.
-  ASSERT_EQ(result.finalists.size(), 3u);
+  // The finalists: the best distinct placements, best first, the op-level one left out; then
+  // the graph runtime's whole-region placement, which is none of those here.
+  ASSERT_EQ(result.finalists.size(), 4u);
+  ASSERT_EQ(result.finalist_origins.size(), 4u);
   EXPECT_DOUBLE_EQ(chain.latency(result.finalists[0]), optimum);
   std::set<uint64_t> finalist_hashes;
-  for (size_t rank = 0; rank < result.finalists.size(); ++rank) {
-    finalist_hashes.insert(PlanHash(result.finalists[rank]));
+  for (size_t rank = 0; rank < 3; ++rank) {
+    EXPECT_EQ(result.finalist_origins[rank], "best " + std::to_string(rank + 1));
     if (rank > 0) {
       EXPECT_LE(chain.latency(result.finalists[rank - 1]), chain.latency(result.finalists[rank]));
     }
   }
-  EXPECT_EQ(finalist_hashes.size(), 3u);
+  for (const std::vector<CandidatePartition>& finalist : result.finalists) finalist_hashes.insert(PlanHash(finalist));
+  EXPECT_EQ(finalist_hashes.size(), 4u);
   EXPECT_EQ(finalist_hashes.count(PlanHash(chain.op_level.chosen)), 0u);
+  const GraphPlacementSpace space(chain.op_level.graph, chain.op_level.candidates, chain.op_level.chosen,
+                                  {kGraphRuntime}, chain.estimator);
+  EXPECT_EQ(result.finalist_origins[3], std::string("all ") + kGraphRuntime);
+  EXPECT_EQ(PlanHash(result.finalists[3]), space.Decode(space.AllTo(kGraphRuntime)).hash);
   // Every tanh run of the optimum is on the graph runtime, and each of its partitions pays off.
   for (const CandidatePartition& candidate : result.chosen) {
     if (candidate.backend() != kGraphRuntime) continue;

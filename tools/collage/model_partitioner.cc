@@ -87,7 +87,7 @@ constexpr double kFinalMinImprovement = 0.02;
 // The graph-level stage over the op-level placement: per function, the evolutionary search on
 // measured whole-model latency; then one interleaved measurement of the op-level plan against
 // the graph stage's finalists (its best few placements, so that one lucky fitness measurement
-// does not decide); the fastest is kept if it beats the op-level plan by kFinalMinImprovement.
+// does not decide, and each region backend's whole-region placement); the fastest is kept if it beats the op-level plan by kFinalMinImprovement.
 void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
                    CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
   const std::vector<std::string> region_backends = RegionBackends(request.backends);
@@ -119,7 +119,10 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
                                                            fitness, graph_options, &next_symbol);
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
     for (size_t rank = 0; rank < result.finalists.size(); ++rank) {
-      if (rank == finalist_results.size()) finalist_results.push_back(op_level_results);
+      if (rank == finalist_results.size()) {
+        finalist_results.push_back(op_level_results);
+        stage.finalist_origins.push_back(result.search.finalist_origins[rank]);
+      }
       finalist_results[rank][f] = std::move(result.finalists[rank]);
     }
     ++f;
@@ -253,7 +256,8 @@ std::string ModelPlacement::Listing() const {
     for (const std::string& description : graph_stage->descriptions) text << description << "\n";
     text << "final interleaved measurement: op-level " << graph_stage->op_level_ms << " ms";
     for (size_t rank = 0; rank < graph_stage->finalist_ms.size(); ++rank) {
-      text << ", finalist " << rank + 1 << " " << graph_stage->finalist_ms[rank] << " ms";
+      text << ", finalist " << rank + 1 << " (" << graph_stage->finalist_origins[rank] << ") "
+           << graph_stage->finalist_ms[rank] << " ms";
     }
     text << ": "
          << (graph_stage->replaced() ? "finalist " + std::to_string(graph_stage->kept_finalist) + " is kept"

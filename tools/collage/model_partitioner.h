@@ -59,6 +59,7 @@ struct ModelPlacement {
     std::vector<std::string> descriptions;
     double op_level_ms = 0;
     std::vector<double> finalist_ms;
+    std::vector<std::string> finalist_origins;  // per finalist: "best 2", "all onednn" (of the first function)
     size_t kept_finalist = 0;  // which replaced the op-level plan (from 1); 0: none did
 
     bool replaced() const { return kept_finalist > 0; }
