@@ -142,17 +142,18 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
     result.finalists.push_back(decoded.at(key).chosen);
     result.finalist_origins.push_back(std::move(origin));
   };
-  std::unordered_map<uint64_t, double> fitness_of_key;
-  for (const auto& [key, seconds] : evolved.ranked) {
-    fitness_of_key.emplace(key, seconds);
-    if (result.finalists.size() < options.finalists && std::isfinite(seconds)) {
-      add_finalist(key, "best " + std::to_string(result.finalists.size() + 1));
-    }
-  }
+  std::unordered_map<uint64_t, double> fitness_of_key(evolved.ranked.begin(), evolved.ranked.end());
   for (const std::string& spec : region_specs) {
     const uint64_t key = problem.key(space.AllTo(spec));
     const auto known = fitness_of_key.find(key);
     if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, "all " + spec);
+  }
+  size_t best_rank = 0;
+  for (const auto& [key, seconds] : evolved.ranked) {
+    if (best_rank == options.finalists) break;
+    if (key == op_level_hash || !std::isfinite(seconds)) continue;
+    ++best_rank;
+    add_finalist(key, "best " + std::to_string(best_rank));
   }
   Describe(description, graph, op_level, best.chosen);
   return result;
@@ -188,11 +189,15 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
 }
 
 size_t ChooseFinalPlacement(double op_level, const std::vector<double>& finalists, double min_improvement) {
-  size_t fastest = 0;
+  size_t chosen = 0;
+  double chosen_latency = op_level;
   for (size_t rank = 0; rank < finalists.size(); ++rank) {
-    if (fastest == 0 ? finalists[rank] < op_level : finalists[rank] < finalists[fastest - 1]) fastest = rank + 1;
+    if (finalists[rank] < (1 - min_improvement) * chosen_latency) {
+      chosen = rank + 1;
+      chosen_latency = finalists[rank];
+    }
   }
-  return fastest > 0 && finalists[fastest - 1] < (1 - min_improvement) * op_level ? fastest : 0;
+  return chosen;
 }
 
 PlacementFitness FitnessOfOutlined(const Function& function, std::function<double(const Function&)> measure) {

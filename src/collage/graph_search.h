@@ -62,14 +62,14 @@ struct GraphSearchResult {
   std::vector<CandidatePartition> chosen;  // the best placement when replaced, else the op-level one
   bool replaced = false;
   // Placements for a final measurement that is not misled by the one lucky fitness measurement
-  // the best of many noisy ones tends to be: the best distinct ones by fitness other than the
-  // op-level one, best first, at most options.finalists of them; then each region spec's
-  // whole-region placement (its seed: everything it can take) unless it is one of those, is the
-  // op-level placement or failed. A whole-region placement is close to running that backend
-  // alone, so the final choice is not slower than it even when fitness and final measurement
-  // disagree.
+  // the best of many noisy ones tends to be, in order of preference (see ChooseFinalPlacement),
+  // distinct and other than the op-level placement: first each region spec's whole-region
+  // placement (its seed: everything it can take) unless it failed, which is close to running
+  // that backend alone, so the final choice is not slower than it even when fitness and final
+  // measurement disagree; then the best by fitness, best first, at most options.finalists.
   std::vector<std::vector<CandidatePartition>> finalists;
-  // Per finalist: "best <rank>" or "all <region spec>".
+  // Per finalist: "all <region spec>" or "best <rank>" (its rank by fitness, the op-level
+  // placement and failed ones left out).
   std::vector<std::string> finalist_origins;
   GraphSearchDescription description;
 };
@@ -99,9 +99,11 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                               const GraphSearchOptions& graph_options, size_t* next_symbol = nullptr);
 
 // The final decision over an interleaved measurement of the op-level plan and the finalists
-// (medians, any unit): 0 keeps the op-level plan, k >= 1 the k-th finalist, the fastest, which
-// must beat the op-level plan by more than `min_improvement` (a fraction), so that a placement
-// within the measurement noise of the op-level one does not replace it.
+// (medians, any unit), which are in order of preference: starting from the op-level plan, each
+// finalist in turn replaces the choice so far when it beats it by more than `min_improvement`
+// (a fraction). So a placement within the measurement noise of a preferred one (the op-level
+// plan, then the whole-region ones) does not replace it. 0 keeps the op-level plan, k >= 1
+// chooses the k-th finalist.
 size_t ChooseFinalPlacement(double op_level, const std::vector<double>& finalists, double min_improvement);
 
 // A PlacementFitness that outlines the placement into `function` (OutlinePartitions) and

@@ -80,14 +80,16 @@ size_t GraphStageCacheBytes() {
   return static_cast<size_t>(pages) * static_cast<size_t>(page_bytes) / 4;
 }
 
-// How much faster than the op-level plan a finalist must measure to replace it: the spread of
-// repeated interleaved medians on this machine is about that.
+// How much faster than the choice so far (the op-level plan, then preferred finalists) a
+// finalist must measure to replace it: the spread of repeated interleaved medians on this
+// machine is about that.
 constexpr double kFinalMinImprovement = 0.02;
 
 // The graph-level stage over the op-level placement: per function, the evolutionary search on
 // measured whole-model latency; then one interleaved measurement of the op-level plan against
-// the graph stage's finalists (its best few placements, so that one lucky fitness measurement
-// does not decide, and each region backend's whole-region placement); the fastest is kept if it beats the op-level plan by kFinalMinImprovement.
+// the graph stage's finalists (each region backend's whole-region placement, then the best few
+// by fitness, so that one lucky fitness measurement does not decide), decided by
+// ChooseFinalPlacement with kFinalMinImprovement.
 void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
                    CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
   const std::vector<std::string> region_backends = RegionBackends(request.backends);
