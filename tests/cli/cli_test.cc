@@ -337,6 +337,31 @@ TEST_F(CliTest, GraphSearchEndsWithAnInterleavedMeasurementAndAPlanThatRuns) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
 }
 
+TEST_F(CliTest, BenchWithTheGraphStageMeasuresEveryVariantAndWritesTheContractJson) {
+  if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
+  const std::string model = std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir";
+  const std::string json = directory_.PathOf("bench.json");
+  const CliResult result = Run({"bench", model, "--backends", "onednn,native", "--db", directory_.PathOf("costs.sqlite"),
+                                "--threads", "1", "--search", "graph", "--graph-budget", "2", "--repeat", "3", "--json",
+                                json});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // The graph stage's decision is printed before the measurement, then every variant's row.
+  const size_t decision = result.out.find("\nfinal interleaved measurement: op-level ");
+  const size_t measuring = result.out.find("\nmeasuring 5 variants: 3 interleaved rounds");
+  ASSERT_NE(decision, std::string::npos) << result.out;
+  ASSERT_NE(measuring, std::string::npos) << result.out;
+  EXPECT_LT(decision, measuring);
+  for (const std::string variant : {"single:onednn", "single:native", "greedy", "collage", "collage-graph"}) {
+    EXPECT_NE(result.out.find("\n" + variant + " "), std::string::npos) << variant << "\n" << result.out;
+  }
+  const std::string written = ReadFile(json);
+  for (const std::string field : {"\"latency_ms\"", "\"collage-graph\"", "\"collage_vs_best_single\"",
+                                  "\"collage_vs_greedy\"", "\"collage_graph_vs_collage\"", "\"spread_ms\"",
+                                  "\"best_single\"", "\"additive_error\"", "\"collage_graph_additive_error\""}) {
+    EXPECT_NE(written.find(field), std::string::npos) << field << "\n" << written;
+  }
+}
+
 TEST_F(CliTest, TwoTunersSharingOneDatabaseBothFinish) {
   const std::string model = WriteModel("m.cir", kTupleModel);
   const std::string database = directory_.PathOf("shared.sqlite");

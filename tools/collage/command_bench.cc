@@ -79,6 +79,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   if (placement.graph_stage) {
     std::cout << "graph-level stage:\n";
     for (const std::string& description : placement.graph_stage->descriptions) std::cout << description << "\n";
+    std::cout << placement.graph_stage->FinalDecision() << "\n";
     variants.push_back({"collage-graph", PlaceGreedy(placement.plan.module, request.backends, registry)});
   }
   std::cout << "measuring " << variants.size() << " variants: " << options.rounds << " interleaved rounds after "

@@ -256,16 +256,19 @@ std::string ModelPlacement::Listing() const {
     text << "\ngraph-level stage (the placement above is the "
          << (graph_stage->replaced() ? "graph stage's" : "op-level one") << "):\n";
     for (const std::string& description : graph_stage->descriptions) text << description << "\n";
-    text << "final interleaved measurement: op-level " << graph_stage->op_level_ms << " ms";
-    for (size_t rank = 0; rank < graph_stage->finalist_ms.size(); ++rank) {
-      text << ", finalist " << rank + 1 << " (" << graph_stage->finalist_origins[rank] << ") "
-           << graph_stage->finalist_ms[rank] << " ms";
-    }
-    text << ": "
-         << (graph_stage->replaced() ? "finalist " + std::to_string(graph_stage->kept_finalist) + " is kept"
-                                   : std::string("the op-level plan is kept"))
-         << "\n";
+    text << graph_stage->FinalDecision() << "\n";
   }
+  return text.str();
+}
+
+std::string ModelPlacement::GraphStage::FinalDecision() const {
+  std::ostringstream text;
+  text << "final interleaved measurement: op-level " << op_level_ms << " ms";
+  for (size_t rank = 0; rank < finalist_ms.size(); ++rank) {
+    text << ", finalist " << rank + 1 << " (" << finalist_origins[rank] << ") " << finalist_ms[rank] << " ms";
+  }
+  text << ": "
+       << (replaced() ? "finalist " + std::to_string(kept_finalist) + " is kept" : std::string("the op-level plan is kept"));
   return text.str();
 }
 
