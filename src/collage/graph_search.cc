@@ -70,7 +70,8 @@ std::string GraphSearchDescription::ToString() const {
   text << "graph-level search offering regions to";
   for (const std::string& spec : region_specs) text << " " << spec;
   text << ": " << genes << " genes, " << stats.generations << " generations, " << stats.individuals
-       << " individuals, " << stats.evaluations << " measured, " << stats.cache_hits << " cached" << (stats.stopped_by_time ? ", stopped by the time budget" : "")
+       << " individuals, " << stats.evaluations << " measured, " << stats.cache_hits << " cached"
+       << (stats.stopped_by_time ? ", stopped by the time budget" : "")
        << (stats.stopped_by_stall ? ", stopped when the best stopped improving" : "") << "\n";
   text << "fitness: op-level " << Milliseconds(op_level_fitness) << " ms, best " << Milliseconds(best_fitness)
        << " ms";

@@ -3,9 +3,10 @@
 //
 // Construction lowers @main to an ExecutionPlan, compiles every step with its backend (all
 // partitions of one backend in one CompileAll call; host calls with the registry's universal
-// fallback; partitions found in the options' ExecutableCache are not compiled again), plans the activations into one arena (memory_planner.h) and allocates it. Run
-// binds the arguments, calls each step's Executable::Run in dataflow order on arena tensors
-// and returns copies of the results. Run is not reentrant: one run at a time per executor.
+// fallback; partitions found in the options' ExecutableCache are not compiled again), plans
+// the activations into one arena (memory_planner.h) and allocates it. Run binds the
+// arguments, calls each step's Executable::Run in dataflow order on arena tensors and returns
+// copies of the results. Run is not reentrant: one run at a time per executor.
 #pragma once
 
 #include <memory>
@@ -13,8 +14,8 @@
 #include <vector>
 
 #include "backend/backend.h"
-#include "runtime/executable_cache.h"
 #include "ir/module.h"
+#include "runtime/executable_cache.h"
 #include "runtime/memory_planner.h"
 #include "runtime/profiler.h"
 #include "runtime/value.h"

@@ -341,9 +341,9 @@ TEST_F(CliTest, BenchWithTheGraphStageMeasuresEveryVariantAndWritesTheContractJs
   if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
   const std::string model = std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir";
   const std::string json = directory_.PathOf("bench.json");
-  const CliResult result = Run({"bench", model, "--backends", "onednn,native", "--db", directory_.PathOf("costs.sqlite"),
-                                "--threads", "1", "--search", "graph", "--graph-budget", "2", "--repeat", "3", "--json",
-                                json});
+  const CliResult result =
+      Run({"bench", model, "--backends", "onednn,native", "--db", directory_.PathOf("costs.sqlite"), "--threads", "1",
+           "--search", "graph", "--graph-budget", "2", "--repeat", "3", "--json", json});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   // The graph stage's decision is printed before the measurement, then every variant's row.
   const size_t decision = result.out.find("\nfinal interleaved measurement: op-level ");

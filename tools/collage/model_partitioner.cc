@@ -267,8 +267,8 @@ std::string ModelPlacement::GraphStage::FinalDecision() const {
   for (size_t rank = 0; rank < finalist_ms.size(); ++rank) {
     text << ", finalist " << rank + 1 << " (" << finalist_origins[rank] << ") " << finalist_ms[rank] << " ms";
   }
-  text << ": "
-       << (replaced() ? "finalist " + std::to_string(kept_finalist) + " is kept" : std::string("the op-level plan is kept"));
+  text << ": " << (replaced() ? "finalist " + std::to_string(kept_finalist) + " is kept"
+                             : std::string("the op-level plan is kept"));
   return text.str();
 }
 

@@ -119,7 +119,8 @@ std::vector<LoadedKernel> KernelCache::Load(const std::vector<GeneratedKernel>& 
     if (error) std::filesystem::remove_all(temporary);  // another process won the race
   }
 
-  std::string key_prefix = std::string(kGeneratorVersion) + '\0' + CompilerVersion(config_) + '\0' + RuntimeHeadersKey();
+  std::string key_prefix =
+      std::string(kGeneratorVersion) + '\0' + CompilerVersion(config_) + '\0' + RuntimeHeadersKey();
   for (const std::string& flag : CompilerFlags(config_)) key_prefix += '\0' + flag;
   const uint64_t prefix_hash = StableHash(key_prefix);
 

@@ -154,15 +154,18 @@ NATIVE_INLINE To Cast(From value) {
 // [0, 4], with x clamped to [-4, 4] (erf(4) = 1 - 1.5e-8) and the result to [-1, 1]. NaN stays
 // NaN (every comparison with it is false), -0 stays -0.
 NATIVE_INLINE float Erf(float x) {
+  // Coefficients of t^0, t^1, ... (Horner's rule below, highest first).
+  constexpr float kNumerator[] = {1.1283791065216064f,     0.19835516810417175f,   0.05034681782126427f,
+                                  0.003627239493653178f,   0.00013948773266747594f, -1.935256932483753e-06f,
+                                  1.9709585075133873e-08f};
+  constexpr float kDenominator[] = {1.0f, 0.5091198682785034f, 0.11433231085538864f, 0.01420733891427517f,
+                                    0.0009362075943499804f};
   const float c = x < -4.0f ? -4.0f : (x > 4.0f ? 4.0f : x);
   const float t = c * c;
-  const float p = 1.1283791065216064f +
-                  t * (0.19835516810417175f +
-                       t * (0.05034681782126427f +
-                            t * (0.003627239493653178f +
-                                 t * (0.00013948773266747594f + t * (-1.935256932483753e-06f + t * 1.9709585075133873e-08f)))));
-  const float q =
-      1.0f + t * (0.5091198682785034f + t * (0.11433231085538864f + t * (0.01420733891427517f + t * 0.0009362075943499804f)));
+  float p = 0.0f;
+  for (int i = 6; i >= 0; --i) p = p * t + kNumerator[i];
+  float q = 0.0f;
+  for (int i = 4; i >= 0; --i) q = q * t + kDenominator[i];
   const float r = c * p / q;
   return r > 1.0f ? 1.0f : (r < -1.0f ? -1.0f : r);
 }
