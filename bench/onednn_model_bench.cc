@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/load_time_environment.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
@@ -141,6 +142,7 @@ int Main(int argc, char** argv) {
 }  // namespace collage
 
 int main(int argc, char** argv) {
+  collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
   try {
     return collage::Main(argc, argv);
   } catch (const collage::Error& error) {

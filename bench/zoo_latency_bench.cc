@@ -13,9 +13,8 @@
 // Then 2 warm-up rounds and N timed rounds, each running every variant once (round-robin, so
 // machine noise hits all variants alike). One Executor::Run, result copy included, is timed.
 // Prints one row per model: median ms [p10-p90] per variant and best single / greedy.
-// Run it with OMP_WAIT_POLICY=passive: interleaved, the OpenMP workers of one variant keep
-// spinning after its run and starve the next variant's threads on a small machine (libgomp
-// reads the variable when it loads, before main, so the program cannot set it itself).
+// It runs itself under the backends' load-time environment (backend/load_time_environment.h),
+// so that one variant's idle worker threads do not starve the next variant's.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/load_time_environment.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "io/npz.h"
 #include "latency_stats.h"
@@ -313,6 +313,7 @@ int Main(int argc, char** argv) {
 }  // namespace collage
 
 int main(int argc, char** argv) {
+  collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
   try {
     return collage::Main(argc, argv);
   } catch (const std::exception& error) {

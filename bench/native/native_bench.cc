@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../latency_stats.h"
+#include "backend/load_time_environment.h"
 #include "backend/native/native_backend.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "io/npz.h"
@@ -153,6 +154,7 @@ void BenchModel(const std::string& name, int threads, int runs) {
 }  // namespace collage
 
 int main(int argc, char** argv) {
+  collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
   const std::string mode = argc > 1 ? argv[1] : "elementwise";
   const int threads = argc > 2 ? std::atoi(argv[2]) : 1;
   try {

@@ -55,6 +55,12 @@ class Executable {
   virtual void Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
 };
 
+// An environment variable a backend's library reads once, when the process loads it.
+struct LoadTimeSetting {
+  std::string name;
+  std::string value;
+};
+
 // A compiled executable or the reason a function could not be compiled.
 struct CompileResult {
   std::unique_ptr<Executable> executable;  // null on failure
@@ -80,6 +86,13 @@ class Backend {
   // partition over a region can beat the region's ops in separate partitions although their
   // isolated costs say otherwise. The graph-level search offers such backends whole regions.
   virtual bool optimizes_across_ops() const { return kind() == BackendKind::kGraphRuntime; }
+
+  // The settings under which the backend's library leaves no thread polling for work once a
+  // run is over (its pool's workers sleep at once or within microseconds). Inside a model,
+  // partitions of different backends alternate, and a pool still polling takes cores from the
+  // next one. Processes that run partitions apply them before the libraries load
+  // (backend/load_time_environment.h); a variable the user has set is left as it is.
+  virtual std::vector<LoadTimeSetting> LoadTimeEnvironment() const { return {}; }
 
   virtual SupportDeclaration Support() const = 0;
   virtual BackendPerformance Performance() const = 0;

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/load_time_environment.h"
 #include "support/error.h"
 
 extern char** environ;
@@ -25,16 +26,11 @@ namespace {
 
 constexpr const char* kWorkerName = "collage-measure-worker";
 
-// The environment of the worker: ours, with passive OpenMP waiting unless set.
+// The environment of the worker: ours, with the backends' load-time settings where unset.
 std::vector<std::string> WorkerEnvironment() {
   std::vector<std::string> environment;
-  bool has_wait_policy = false;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    environment.emplace_back(*entry);
-    if (environment.back().rfind("OMP_WAIT_POLICY=", 0) == 0) has_wait_policy = true;
-  }
-  if (!has_wait_policy) environment.emplace_back("OMP_WAIT_POLICY=passive");
-  return environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
+  return WithLoadTimeEnvironment(std::move(environment), BackendRegistry::Global());
 }
 
 std::vector<char*> Pointers(std::vector<std::string>& strings) {

@@ -1,8 +1,8 @@
 // The tuner's handle on a measurement worker process (measurement_worker.h): started on
 // the first request, reused for the next ones, killed and replaced after a candidate that
-// times out, and replaced after one that crashes it. The worker runs with passive OpenMP
-// waiting (OMP_WAIT_POLICY=passive unless the environment sets it), so that one backend's
-// idle threads do not steal the cores the next candidate's backend is timed on.
+// times out, and replaced after one that crashes it. The worker runs under the backends'
+// load-time environment (backend/load_time_environment.h), so that one backend's idle
+// threads do not steal the cores the next candidate's backend is timed on.
 #pragma once
 
 #include <sys/types.h>

@@ -1,14 +1,12 @@
 // The collage command-line tool (DESIGN §12). Exit status: 0 on success, 2 for bad usage,
 // 1 for any other error, reported as one line "collage: error: <message>" on stderr.
-#include <unistd.h>
-
-#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "arguments.h"
+#include "backend/load_time_environment.h"
 #include "commands.h"
 
 namespace collage::cli {
@@ -56,21 +54,12 @@ std::string OneLine(std::string message) {
   return message;
 }
 
-// Backends' OpenMP threads spin-wait after a parallel region by default, starving the next
-// partition's backend (another thread pool) of the cores. libgomp reads OMP_WAIT_POLICY when
-// it is loaded, before main, so the tool sets passive waiting and runs itself again, once.
-void RunWithPassiveOpenMPWaiting(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
-  setenv("OMP_WAIT_POLICY", "passive", 1);
-  execv("/proc/self/exe", argv);  // returns only on failure: carry on as we are
-}
-
 }  // namespace
 }  // namespace collage::cli
 
 int main(int argc, char** argv) {
   using namespace collage::cli;
-  RunWithPassiveOpenMPWaiting(argv);
+  collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
   try {
     return Dispatch(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const UsageError& error) {

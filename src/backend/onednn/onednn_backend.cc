@@ -47,6 +47,10 @@ std::string OnednnBackend::version() const {
          std::to_string(library->patch);
 }
 
+// oneDNN runs on libgomp, whose threads poll for 300,000 rounds after a parallel region unless
+// told to wait passively.
+std::vector<LoadTimeSetting> OnednnBackend::LoadTimeEnvironment() const { return {{"OMP_WAIT_POLICY", "passive"}}; }
+
 SupportDeclaration OnednnBackend::Support() const {
   SupportDeclaration declaration;
   declaration.backend = name();

@@ -14,6 +14,7 @@ class OnednnBackend final : public Backend {
   BackendKind kind() const override { return BackendKind::kLibrary; }
   bool optimizes_across_ops() const override { return true; }
   std::string version() const override;
+  std::vector<LoadTimeSetting> LoadTimeEnvironment() const override;
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;
   std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;

@@ -25,7 +25,15 @@ bool IsF32Product(const CallNode& call) {
 
 }  // namespace
 
-std::string OpenblasBackend::version() const { return std::string("1/") + openblas_get_config(); }
+// Version 2: its worker threads sleep ~30 us after a call (LoadTimeEnvironment), so a timed
+// run after a cool-down now pays for waking them.
+std::string OpenblasBackend::version() const { return std::string("2/") + openblas_get_config(); }
+
+// OpenBLAS's worker threads poll (with sched_yield) for 2^28 TSC cycles, ~0.1 s, after each
+// call and after the library loads; 2^16 cycles is ~30 us.
+std::vector<LoadTimeSetting> OpenblasBackend::LoadTimeEnvironment() const {
+  return {{"OPENBLAS_THREAD_TIMEOUT", "16"}};
+}
 
 SupportDeclaration OpenblasBackend::Support() const {
   SupportDeclaration declaration;

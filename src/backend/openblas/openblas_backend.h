@@ -12,6 +12,7 @@ class OpenblasBackend final : public Backend {
   std::string name() const override { return "openblas"; }
   BackendKind kind() const override { return BackendKind::kLibrary; }
   std::string version() const override;
+  std::vector<LoadTimeSetting> LoadTimeEnvironment() const override;
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;
   std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;

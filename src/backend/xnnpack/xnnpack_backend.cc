@@ -6,7 +6,8 @@
 namespace collage {
 
 // The backend's own revision and the Debian XNNPACK snapshot it was written against.
-std::string XnnpackBackend::version() const { return "1+xnnpack-git20220216"; }
+// Version 2: runs end by sending the pool's workers to sleep (xnnpack_executable.cc).
+std::string XnnpackBackend::version() const { return "2+xnnpack-git20220216"; }
 
 SupportDeclaration XnnpackBackend::Support() const {
   SupportDeclaration declaration;

@@ -13,6 +13,16 @@ namespace {
 
 size_t ElementCount(const Shape& shape) { return static_cast<size_t>(NumElements(shape)); }
 
+// pthreadpool's workers poll for the next job (a million pause instructions, ~20 ms here)
+// unless the last job carried the yield flag. XNNPACK gives it to the runtime's last operator,
+// but a small one (a residual add) runs on the calling thread alone, so the workers keep
+// polling and take cores from whatever runs next: another backend's threads, the next
+// partition. An empty job with the flag, spanning every thread, sends them to sleep at once.
+void ParkWorkers(pthreadpool_t pool) {
+  pthreadpool_parallelize_1d(
+      pool, [](void*, size_t) {}, nullptr, pthreadpool_get_threads_count(pool), PTHREADPOOL_FLAG_YIELD_WORKERS);
+}
+
 }  // namespace
 
 ThreadPool SharedThreadPool(int threads) {
@@ -82,6 +92,7 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
     }
   }
   CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
+  ParkWorkers(pool_.get());
   for (size_t i = 0; i < outputs_.size(); ++i) {
     const OutputSource& source = outputs_[i];
     void* target = outputs[i].raw_data();
