@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "interpreter/interpreter.h"
+#include "ir/structural_equal.h"
 #include "runtime/executor.h"
 #include "support/error.h"
 
@@ -15,29 +16,46 @@ std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVari
   ExecutorOptions executor_options;
   executor_options.compile.threads = options.threads;
   executor_options.cache = options.cache;
-  std::vector<std::unique_ptr<Executor>> executors;
+  std::vector<VariantLatency> latencies(variants.size());
+  std::vector<size_t> timed;  // the variants compiled and timed: the first of each placement
+  std::vector<size_t> timed_as(variants.size());
+  for (size_t v = 0; v < variants.size(); ++v) {
+    latencies[v].name = variants[v].name;
+    timed_as[v] = v;
+    for (size_t earlier : timed) {
+      if (StructuralEqual(variants[earlier].module, variants[v].module)) {
+        timed_as[v] = earlier;
+        latencies[v].same_as = variants[earlier].name;
+        break;
+      }
+    }
+    if (timed_as[v] == v) timed.push_back(v);
+  }
+  std::vector<std::unique_ptr<Executor>> executors(variants.size());
   std::vector<Value> arguments;
-  for (const BenchmarkVariant& variant : variants) {
+  for (size_t v : timed) {
+    const BenchmarkVariant& variant = variants[v];
     try {
-      executors.push_back(std::make_unique<Executor>(variant.module, registry, executor_options));
+      executors[v] = std::make_unique<Executor>(variant.module, registry, executor_options);
       if (arguments.empty()) arguments = RandomArguments(variant.module.main(), options.seed);
-      for (int run = 0; run < options.warmup_runs; ++run) executors.back()->Run(arguments);
+      for (int run = 0; run < options.warmup_runs; ++run) executors[v]->Run(arguments);
     } catch (const Error& error) {
       throw Error("benchmark variant " + variant.name + ": " + error.what());
     }
   }
-  std::vector<VariantLatency> latencies(variants.size());
-  for (size_t v = 0; v < variants.size(); ++v) latencies[v].name = variants[v].name;
   for (int round = 0; round < options.rounds; ++round) {
-    for (size_t step = 0; step < variants.size(); ++step) {
-      const size_t v = (step + static_cast<size_t>(round)) % variants.size();
+    for (size_t step = 0; step < timed.size(); ++step) {
+      const size_t v = timed[(step + static_cast<size_t>(round)) % timed.size()];
       const auto start = std::chrono::steady_clock::now();
       executors[v]->Run(arguments);
       latencies[v].samples.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
   }
-  for (VariantLatency& latency : latencies) latency.milliseconds = Summarize(latency.samples);
+  for (size_t v = 0; v < variants.size(); ++v) {
+    if (timed_as[v] != v) latencies[v].samples = latencies[timed_as[v]].samples;
+    latencies[v].milliseconds = Summarize(latencies[v].samples);
+  }
   return latencies;
 }
 

@@ -2,7 +2,8 @@
 // §12 `collage bench`): each variant is compiled once, warmed up, then timed in rounds that
 // run every variant once, in an order rotated from round to round, so that drifting machine
 // load spreads over all variants alike. Every variant runs on the same seeded inputs with
-// the same thread count.
+// the same thread count. Variants with equal modules (structurally, constants by value) are
+// one placement: it is compiled and timed once, and each of them reports its samples.
 #pragma once
 
 #include <string>
@@ -33,6 +34,7 @@ struct VariantLatency {
   std::string name;
   LatencySummary milliseconds;
   std::vector<double> samples;  // milliseconds, one per round
+  std::string same_as;          // the earlier variant with an equal module, whose samples these are; or ""
 };
 
 // Throws Error naming the variant when one cannot be compiled or run.

@@ -38,7 +38,9 @@ void PrintTable(const std::vector<VariantLatency>& latencies, double collage_ms)
     std::cout << std::left << std::setw(22) << latency.name << std::right << std::fixed << std::setprecision(3)
               << std::setw(12) << latency.milliseconds.median << std::setw(10) << latency.milliseconds.p10
               << std::setw(10) << latency.milliseconds.p90 << std::setw(13) << std::setprecision(2)
-              << latency.milliseconds.median / collage_ms << "x\n";
+              << latency.milliseconds.median / collage_ms << "x";
+    if (!latency.same_as.empty()) std::cout << "  (same placement as " << latency.same_as << ", timed once)";
+    std::cout << "\n";
   }
   std::cout.unsetf(std::ios::fixed);
 }
@@ -114,8 +116,9 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   }
 
   if (const std::optional<std::string> json_path = arguments.Value("--json")) {
-    JsonObject latency_ms, spread_ms;
+    JsonObject latency_ms, spread_ms, same_placement;
     for (const VariantLatency& latency : latencies) {
+      if (!latency.same_as.empty()) same_placement.Set(latency.name, latency.same_as);
       latency_ms.Set(latency.name, latency.milliseconds.median);
       spread_ms.Set(latency.name, JsonObject()
                                       .Set("p10", latency.milliseconds.p10)
@@ -136,6 +139,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
         .Set("repeat", static_cast<int64_t>(options.rounds))
         .Set("best_single", best_single)
         .Set("spread_ms", std::move(spread_ms))
+        .Set("same_placement", std::move(same_placement))
         .Set("collage_estimated_ms", op_level_plan.total_ms)
         .Set("additive_error", additive_error)
         .Set("measured_candidates", static_cast<int64_t>(placement.tuning->measured))

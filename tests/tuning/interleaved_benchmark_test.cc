@@ -1,0 +1,68 @@
+#include "tuning/interleaved_benchmark.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/parser.h"
+#include "runtime/greedy_placement.h"
+#include "testing/subset_backend.h"
+
+namespace collage {
+namespace {
+
+class InterleavedBenchmarkTest : public ::testing::Test {
+ protected:
+  InterleavedBenchmarkTest() {
+    registry_.Register(unary_);
+    registry_.Register(fallback_);
+  }
+
+  Module Place(const std::vector<std::string>& backends) const { return PlaceGreedy(model_, backends, registry_); }
+
+  const std::shared_ptr<testing::SubsetBackend> unary_ =
+      std::make_shared<testing::SubsetBackend>("unary", std::set<std::string>{"nn.relu", "tanh"});
+  const std::shared_ptr<testing::SubsetBackend> fallback_ = std::make_shared<testing::SubsetBackend>(
+      "fallback", std::set<std::string>{}, std::vector<BackendPattern>{}, /*runs_every_op=*/true,
+      BackendKind::kCodeGenerator);
+  BackendRegistry registry_;
+  const Module model_ = ParseModule(R"(
+def @main(%x: Tensor[(8, 8), f32]) {
+  %0 = add(%x, %x) : Tensor[(8, 8), f32]
+  %1 = nn.relu(%0) : Tensor[(8, 8), f32]
+  multiply(%1, %x)
+}
+)");
+};
+
+TEST_F(InterleavedBenchmarkTest, EveryVariantGetsOneSamplePerRound) {
+  BenchmarkOptions options;
+  options.rounds = 4;
+  const std::vector<VariantLatency> latencies =
+      BenchmarkInterleaved({{"mixed", Place({"unary"})}, {"fallback only", Place({})}}, registry_, options);
+  ASSERT_EQ(latencies.size(), 2u);
+  for (const VariantLatency& latency : latencies) {
+    EXPECT_EQ(latency.samples.size(), 4u) << latency.name;
+    EXPECT_TRUE(latency.same_as.empty()) << latency.name;
+    EXPECT_GT(latency.milliseconds.median, 0.0) << latency.name;
+  }
+  EXPECT_EQ(latencies[0].name, "mixed");
+  EXPECT_EQ(latencies[1].name, "fallback only");
+}
+
+TEST_F(InterleavedBenchmarkTest, VariantsWithEqualModulesAreCompiledAndTimedOnce) {
+  BenchmarkOptions options;
+  options.rounds = 5;
+  const size_t unary_compiled_before = unary_->compiled();
+  const std::vector<VariantLatency> latencies = BenchmarkInterleaved(
+      {{"mixed", Place({"unary"})}, {"fallback only", Place({})}, {"mixed again", Place({"unary"})}}, registry_,
+      options);
+  ASSERT_EQ(latencies.size(), 3u);
+  EXPECT_EQ(unary_->compiled() - unary_compiled_before, 1u);
+  EXPECT_EQ(latencies[2].same_as, "mixed");
+  EXPECT_EQ(latencies[2].samples, latencies[0].samples);
+  EXPECT_EQ(latencies[2].milliseconds.median, latencies[0].milliseconds.median);
+  EXPECT_TRUE(latencies[1].same_as.empty());
+  EXPECT_EQ(latencies[1].samples.size(), 5u);
+}
+
+}  // namespace
+}  // namespace collage
