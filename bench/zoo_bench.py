@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The zoo benchmark: Collage against every single backend, greedy BYOC and PyTorch eager.
 
-    /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends native,onednn,openblas,xnnpack]
+    /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends onednn,openblas,xnnpack,native]
         [--threads 2] [--collage build/bin/collage] [--zoo DIR] [--json OUT.json] [--no-torch]
         [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH] [--log-dir DIR]
     /usr/bin/python3 bench/zoo_bench.py --from-json RESULTS.json [--json OUT.json]
@@ -28,7 +28,9 @@ from typing import Dict, List, Optional
 
 DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "resnext50_32x4d", "bert_encoder", "gpt2_decoder", "vit_b_16",
                   "dcgan_generator"]
-DEFAULT_BACKENDS = "native,onednn,openblas,xnnpack"
+# Also greedy's priority order: the libraries first, the native code generator (which runs every
+# op) as the fallback, as frameworks place; with native first, greedy would be single:native.
+DEFAULT_BACKENDS = "onednn,openblas,xnnpack,native"
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPEEDUPS = ["collage_vs_best_single", "collage_vs_greedy", "collage_vs_torch"]
 # With --search graph: the same ratios for the two-stage plan (op level, then the graph stage).
@@ -188,7 +190,7 @@ def measure(args) -> List[Dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default=",".join(DEFAULT_MODELS), help="comma-separated zoo model names")
-    parser.add_argument("--backends", default=DEFAULT_BACKENDS)
+    parser.add_argument("--backends", default=DEFAULT_BACKENDS, help="also greedy's priority order")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--collage", default=os.path.join(SOURCE_DIR, "build", "bin", "collage"))
     parser.add_argument("--zoo", default=default_zoo_dir(), help="the zoo folder (default: %(default)s)")
