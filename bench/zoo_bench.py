@@ -62,7 +62,7 @@ def run_collage_bench(collage: str, onnx_path: str, backends: str, threads: int,
 
 # PyTorch runs under the thread settings collage's backends set for themselves (a value in the
 # environment wins): they are also torch's fastest here. Its OpenMP threads and its OpenBLAS
-# pool poll by default; on 2 cores gpt2_decoder took 336 ms so and 91 ms with these.
+# pool poll by default: on 2 cores gpt2_decoder took 336 ms under the defaults, 91 ms with these.
 TORCH_ENVIRONMENT = {"OMP_WAIT_POLICY": "passive", "OPENBLAS_THREAD_TIMEOUT": "16"}
 
 
