@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
+extern char** environ;
 
 namespace collage {
 namespace {
@@ -27,16 +27,21 @@ std::vector<std::string> WithLoadTimeEnvironment(std::vector<std::string> enviro
   return environment;
 }
 
+std::vector<std::string> ProcessEnvironmentWithLoadTimeSettings(const BackendRegistry& registry) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
+  return WithLoadTimeEnvironment(std::move(environment), registry);
+}
+
 void ReexecuteWithLoadTimeEnvironment(const BackendRegistry& registry, char** argv) {
-  bool changed = false;
-  for (const BackendPtr& backend : registry.All()) {
-    for (const LoadTimeSetting& setting : backend->LoadTimeEnvironment()) {
-      if (std::getenv(setting.name.c_str()) != nullptr) continue;
-      setenv(setting.name.c_str(), setting.value.c_str(), 1);
-      changed = true;
-    }
-  }
-  if (changed) execv("/proc/self/exe", argv);  // returns only on failure: carry on as we are
+  std::vector<std::string> environment = ProcessEnvironmentWithLoadTimeSettings(registry);
+  size_t current = 0;
+  while (environ[current] != nullptr) ++current;
+  if (environment.size() == current) return;
+  std::vector<char*> pointers;
+  for (std::string& entry : environment) pointers.push_back(entry.data());
+  pointers.push_back(nullptr);
+  execve("/proc/self/exe", argv, pointers.data());  // returns only on failure: carry on as we are
 }
 
 }  // namespace collage

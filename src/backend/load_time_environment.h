@@ -16,9 +16,12 @@ namespace collage {
 std::vector<std::string> WithLoadTimeEnvironment(std::vector<std::string> environment,
                                                  const BackendRegistry& registry);
 
-// Sets the registry's settings missing from this process's environment and, when there were
-// any, executes the running program again with `argv` (once: the second time none is
-// missing). Returns when nothing was missing or the program could not be executed again.
+// This process's environment with the registry's settings it lacks appended.
+std::vector<std::string> ProcessEnvironmentWithLoadTimeSettings(const BackendRegistry& registry);
+
+// When this process's environment lacks some of the registry's settings, executes the running
+// program again with `argv` and them added (once: the second time none is missing). Returns
+// when nothing was missing or the program could not be executed again.
 void ReexecuteWithLoadTimeEnvironment(const BackendRegistry& registry, char** argv);
 
 }  // namespace collage

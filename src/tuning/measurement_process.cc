@@ -19,19 +19,10 @@
 #include "backend/load_time_environment.h"
 #include "support/error.h"
 
-extern char** environ;
-
 namespace collage {
 namespace {
 
 constexpr const char* kWorkerName = "collage-measure-worker";
-
-// The environment of the worker: ours, with the backends' load-time settings where unset.
-std::vector<std::string> WorkerEnvironment() {
-  std::vector<std::string> environment;
-  for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
-  return WithLoadTimeEnvironment(std::move(environment), BackendRegistry::Global());
-}
 
 std::vector<char*> Pointers(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
@@ -91,7 +82,8 @@ void MeasurementProcess::Start() {
     arguments.push_back("--cache-dir");
     arguments.push_back(cache_dir_);
   }
-  std::vector<std::string> environment = WorkerEnvironment();
+  // The worker runs under the backends' load-time settings where ours lacks them.
+  std::vector<std::string> environment = ProcessEnvironmentWithLoadTimeSettings(BackendRegistry::Global());
   std::vector<char*> argv = Pointers(arguments);
   std::vector<char*> envp = Pointers(environment);
   const pid_t pid = fork();
