@@ -2,6 +2,7 @@
 
 #include "backend/native/execution_planner.h"
 #include "backend/native/kernel_cache.h"
+#include "backend/openmp_wait_settings.h"
 #include "support/error.h"
 
 namespace collage {
@@ -12,6 +13,8 @@ std::string NativeBackend::version() const {
   for (const std::string& flag : native::CompilerFlags(config_)) version += " " + flag;
   return version;
 }
+
+std::vector<LoadTimeSetting> NativeBackend::LoadTimeEnvironment() const { return OpenMpWaitSettings(); }
 
 SupportDeclaration NativeBackend::Support() const {
   SupportDeclaration declaration;

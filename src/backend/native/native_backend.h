@@ -21,6 +21,8 @@ class NativeBackend final : public Backend {
   // FuseOps runs inside Compile, so any function of op calls compiles: the universal fallback.
   bool runs_every_op() const override { return true; }
   std::string version() const override;
+  // Its parallel loops run on libgomp's threads (parallel_chunks.h).
+  std::vector<LoadTimeSetting> LoadTimeEnvironment() const override;
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;
   std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;

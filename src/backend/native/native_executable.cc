@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "backend/native/chunk_pool.h"
+#include "backend/native/parallel_chunks.h"
 #include "interpreter/interpreter.h"
 #include "support/error.h"
 
@@ -12,7 +12,7 @@ namespace {
 class NativeExecutable final : public Executable {
  public:
   NativeExecutable(ExecutablePlan plan, int threads)
-      : plan_(std::move(plan)), threads_(ChunkPool::Global().ForKernels(std::max(1, threads))) {
+      : plan_(std::move(plan)), threads_(KernelThreads(std::max(1, threads))) {
     for (size_t bytes : plan_.buffer_bytes) buffers_.push_back(Tensor::Zeros(DType::kU8, {static_cast<int64_t>(bytes)}));
   }
 

@@ -3,10 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "backend/flat_partition.h"
+#include "backend/openmp_wait_settings.h"
 #include "backend/onednn/onednn_executable.h"
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/partition_lowering.h"
@@ -48,17 +48,8 @@ std::string OnednnBackend::version() const {
          std::to_string(library->patch);
 }
 
-// oneDNN runs on libgomp, whose threads poll for 300,000 rounds (several milliseconds) after a
-// parallel region unless told to wait passively. Fully passive workers sleep after every
-// primitive, and waking them costs each primitive of a partition a futex round trip: bert's
-// and gpt2's oneDNN placements ran 8-15 % slower than with a short poll. So the workers poll
-// 5,000 rounds (about 0.1 ms here, as long as the native and OpenBLAS pools) before sleeping.
-// A user who sets OMP_WAIT_POLICY chooses the policy alone: GOMP_SPINCOUNT would override it.
-std::vector<LoadTimeSetting> OnednnBackend::LoadTimeEnvironment() const {
-  std::vector<LoadTimeSetting> settings = {{"OMP_WAIT_POLICY", "passive"}};
-  if (std::getenv("OMP_WAIT_POLICY") == nullptr) settings.push_back({"GOMP_SPINCOUNT", "5000"});
-  return settings;
-}
+// oneDNN runs on libgomp's threads.
+std::vector<LoadTimeSetting> OnednnBackend::LoadTimeEnvironment() const { return OpenMpWaitSettings(); }
 
 SupportDeclaration OnednnBackend::Support() const {
   SupportDeclaration declaration;

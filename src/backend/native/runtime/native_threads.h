@@ -1,7 +1,7 @@
-// How generated kernels run loops in parallel: through the host's worker pool, reached by a
-// plain function pointer so that every shared object shares one pool (no OpenMP runtime in
-// the kernels, so no spinning OpenMP workers and no wait policy to set before it loads).
-// This header is included by the host (chunk_pool.h) as well as by generated code.
+// How generated kernels run loops in parallel: through the host's OpenMP threads, reached by a
+// plain function pointer, so that every shared object uses the host's one thread team and
+// carries no OpenMP runtime of its own. This header is included by the host
+// (parallel_chunks.h) as well as by generated code.
 #pragma once
 
 #include <cstdint>
