@@ -53,7 +53,8 @@ TEST_F(CliTest, CommandHelpListsItsOptions) {
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.out.rfind("usage: collage run MODEL", 0), 0u) << result.out;
     for (const char* option :
-         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N", "--profile"}) {
+         {"--seed S", "--check", "--inputs IN.npz", "--outputs OUT.npz", "--backends", "--threads N", "--profile",
+          "--repeat N"}) {
       EXPECT_NE(result.out.find(option), std::string::npos) << option;
     }
   }
@@ -114,6 +115,16 @@ TEST_F(CliTest, RunProfilePrintsEveryPartitionAndTheActivationMemory) {
   EXPECT_NE(result.out.find("\ntotal                     3"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("activation memory: "), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, RunRepeatProfilesTheRunsAfterAWarmUp) {
+  const std::string path = WriteModel("m.cir", kTupleModel);
+  const CliResult result = Run({"run", path, "--backends", "reference", "--profile", "--repeat", "4", "--check"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("\nreference_0  reference    1     4"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nreference_1  reference    2     4"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
+  ExpectUsageError(Run({"run", path, "--repeat", "0"}), "--repeat expects an integer in [1, 100000], got '0'");
 }
 
 TEST_F(CliTest, MissingModelFileIsAnErrorNamingIt) {

@@ -1,9 +1,10 @@
-// `collage run MODEL ...`: runs @main once on seeded random inputs or the arrays of an
-// .npz file through the executor, placed greedily on the listed backends (the universal
+// `collage run MODEL ...`: runs @main on seeded random inputs or the arrays of an .npz file
+// through the executor (once, or --repeat times after a warm-up run), placed greedily on the listed backends (the universal
 // fallback runs the rest) or as the plan of `collage partition -o` says (--plan); prints each
 // output's type and a summary, optionally the per-partition profile, writes the outputs and
 // checks them against the reference interpreter.
 #include <iostream>
+#include <optional>
 
 #include "available_backends.h"
 #include "commands.h"
@@ -23,16 +24,22 @@ namespace collage::cli {
 namespace {
 
 // Runs `function` through the executor, placed greedily on `backends` in priority order
-// (an already partitioned function keeps its partitions). With `profile`, prints the
-// per-partition timings and the activation memory.
+// (an already partitioned function keeps its partitions): once, or with `repeat` a warm-up run
+// and then `repeat` runs. With `profile`, prints the per-partition timings of the runs after
+// the warm-up and the activation memory. Returns the last run's result.
 Value RunOnBackends(const Function& function, const std::vector<Value>& arguments,
-                    const std::vector<std::string>& backends, uint64_t threads, bool profile = false) {
+                    const std::vector<std::string>& backends, uint64_t threads, std::optional<uint64_t> repeat,
+                    bool profile) {
   const BackendRegistry& registry = BackendRegistry::Global();
   ExecutorOptions options;
   options.compile.threads = static_cast<int>(threads);
   options.profile = profile;
   Executor executor(PlaceGreedy(Module(function), backends, registry), registry, options);
   Value result = executor.Run(arguments);
+  if (repeat) {
+    executor.ClearProfile();
+    for (uint64_t run = 0; run < *repeat; ++run) result = executor.Run(arguments);
+  }
   if (profile) {
     std::cout << executor.profiler()->Table() << "activation memory: " << executor.memory_plan().arena_bytes
               << " bytes planned, " << executor.memory_plan().total_bytes << " bytes without reuse\n";
@@ -45,7 +52,7 @@ Value RunOnBackends(const Function& function, const std::vector<Value>& argument
 CommandSpec RunCommandSpec() {
   return {"run",
           "MODEL",
-          "run the model once and print its outputs",
+          "run the model once (or --repeat times) and print its outputs",
           {
               {{"--backends"}, "B1,B2,...",
                "backends in priority order, greedily placed; the rest runs on the fallback (default: reference; "
@@ -57,6 +64,9 @@ CommandSpec RunCommandSpec() {
               {{"--check"}, "", "compare every output with the reference interpreter; exit 1 on mismatch"},
               {{"--plan"}, "PLAN", "run the placement of PLAN (`collage partition -o`), made for this MODEL"},
               {{"--profile"}, "", "print the time of each partition and the activation memory"},
+              {{"--repeat"}, "N",
+               "after a warm-up run, run N times (the profile's medians are over those runs; default: one run, "
+               "no warm-up)"},
           }};
 }
 
@@ -82,7 +92,9 @@ int RunRunCommand(const ParsedArguments& arguments) {
     backends = plan.backends;
     placed = plan.module.main();
   }
-  const Value result = RunOnBackends(placed, inputs, backends, threads, arguments.Has("--profile"));
+  std::optional<uint64_t> repeat;
+  if (arguments.Has("--repeat")) repeat = arguments.UnsignedValue("--repeat", 1, 1, 100000);
+  const Value result = RunOnBackends(placed, inputs, backends, threads, repeat, arguments.Has("--profile"));
   const NamedTensors outputs = NameOutputs(result);
   for (const auto& [name, tensor] : outputs) {
     std::cout << name << ": " << TypeToString(TensorType(tensor.dtype(), tensor.shape())) << "  "
