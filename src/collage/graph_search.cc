@@ -10,9 +10,19 @@
 #include <unordered_set>
 
 #include "collage/outline_partitions.h"
+#include "collage/partition_spec.h"
 
 namespace collage {
 namespace {
+
+// The spec named `name`; an Error naming its `role` ("region", "alone") when there is none.
+const PartitionSpec& SpecNamed(const std::vector<PartitionSpec>& specs, const std::string& name, const char* role) {
+  const auto found =
+      std::find_if(specs.begin(), specs.end(), [&](const PartitionSpec& spec) { return spec.name == name; });
+  Check(found != specs.end(), std::string("graph-level search: no partition spec is named '") + name + "' (" + role +
+                                  " spec)");
+  return *found;
+}
 
 // The spec of each node's partition ("" for a node in none).
 std::vector<std::string> SpecOfNodes(const DataflowGraph& graph, const std::vector<CandidatePartition>& placement) {
@@ -165,25 +175,45 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                               const std::vector<std::string>& region_specs,
                                               const PlacementFitness& fitness, const GraphSearchOptions& graph_options,
                                               size_t* next_symbol) {
-  for (const std::string& region_spec : region_specs) {
-    Check(std::any_of(specs.begin(), specs.end(), [&](const PartitionSpec& spec) { return spec.name == region_spec; }),
-          "graph-level search: no partition spec is named '" + region_spec + "'");
-  }
+  for (const std::string& region_spec : region_specs) SpecNamed(specs, region_spec, "region");
+  for (const std::string& alone_spec : graph_options.alone_specs) SpecNamed(specs, alone_spec, "alone");
   const OpLevelPlacement placement = PlaceOpLevel(function, specs, estimator, options);
   GraphPartitionResult result;
-  result.search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, region_specs,
-                                       estimator, fitness, graph_options);
+  GraphSearchResult& search = result.search;
+  search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, region_specs, estimator,
+                                fitness, graph_options);
+
+  // The placement each finalist was chosen over: the op-level one, or an alone spec's own.
+  std::vector<const OpLevelPlacement*> finalist_sources(search.finalists.size(), &placement);
+  std::vector<OpLevelPlacement> alone_placements;
+  alone_placements.reserve(graph_options.alone_specs.size());
+  std::unordered_set<uint64_t> known = {PlanHash(placement.chosen)};
+  for (const std::vector<CandidatePartition>& finalist : search.finalists) known.insert(PlanHash(finalist));
+  size_t insert_at = static_cast<size_t>(std::count_if(search.finalist_origins.begin(), search.finalist_origins.end(),
+                                                       [](const std::string& origin) { return origin.rfind("all ", 0) == 0; }));
+  for (const std::string& alone_spec : graph_options.alone_specs) {
+    alone_placements.push_back(
+        PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, options));
+    const OpLevelPlacement& alone = alone_placements.back();
+    if (!known.insert(PlanHash(alone.chosen)).second) continue;
+    search.finalists.insert(search.finalists.begin() + static_cast<std::ptrdiff_t>(insert_at), alone.chosen);
+    search.finalist_origins.insert(search.finalist_origins.begin() + static_cast<std::ptrdiff_t>(insert_at),
+                                   "all " + alone_spec);
+    finalist_sources.insert(finalist_sources.begin() + static_cast<std::ptrdiff_t>(insert_at), &alone);
+    ++insert_at;
+  }
+
   const size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;
   size_t last_symbol = first_symbol;
-  const auto outline = [&](const std::vector<CandidatePartition>& chosen) {
+  const auto outline = [&](const OpLevelPlacement& source, const std::vector<CandidatePartition>& chosen) {
     size_t symbol = first_symbol;
-    PartitionResult outlined = OutlinePlacement(function, placement, chosen, estimator, options, &symbol);
+    PartitionResult outlined = OutlinePlacement(function, source, chosen, estimator, options, &symbol);
     last_symbol = std::max(last_symbol, symbol);
     return outlined;
   };
-  result.partition = outline(result.search.chosen);
-  for (const std::vector<CandidatePartition>& finalist : result.search.finalists) {
-    result.finalists.push_back(outline(finalist));
+  result.partition = outline(placement, search.chosen);
+  for (size_t f = 0; f < search.finalists.size(); ++f) {
+    result.finalists.push_back(outline(*finalist_sources[f], search.finalists[f]));
   }
   if (next_symbol != nullptr) *next_symbol = last_symbol;
   return result;

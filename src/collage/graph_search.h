@@ -29,6 +29,11 @@ struct GraphSearchOptions {
   double min_improvement = 0;
   // How many of the best placements to hand back as finalists (whole-region ones come on top).
   size_t finalists = 3;
+  // Specs whose own placement (the op-level search over that spec and the host spec alone)
+  // PartitionWithGraphSearch adds as a finalist "all <spec>" after the whole-region ones: a
+  // backend that runs every op but takes no regions, so that the final choice is not slower
+  // than that backend alone either.
+  std::vector<std::string> alone_specs;
 };
 
 // One node whose backend the graph stage changed.
@@ -89,9 +94,10 @@ struct GraphPartitionResult {
 };
 
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
-// then OutlinePlacement of the choice and of each finalist (each numbered from the same first
-// symbol; `next_symbol` ends past the largest). `partition.total`, `stats` and `explanation`
-// stay the op-level search's. Throws Error when a region spec names no spec of `specs`.
+// the alone specs' own placements added to the finalists (unless equal to one there or to the
+// op-level placement), then OutlinePlacement of the choice and of each finalist (each numbered
+// from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats` and `explanation`
+// stay the op-level search's. Throws Error when a region or alone spec names no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,
                                               const std::vector<std::string>& region_specs,

@@ -273,5 +273,40 @@ TEST(GraphSearchTest, PartitionWithGraphSearchOutlinesTheChoiceMeasuredOnOutline
                Error);
 }
 
+TEST(GraphSearchTest, AnAloneSpecsOwnPlacementIsAFinalistAfterTheWholeRegionOnes) {
+  // "gen" runs every op and takes no regions; the op-level search prefers "lib" everywhere.
+  const Function function = MakeOpChain({"tanh", "nn.relu", "tanh"});
+  InferType(function);
+  std::vector<PartitionSpec> specs = LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"});
+  specs.insert(specs.begin(), MakeOpPredicateSpec(Declare("gen", {"nn.relu", "tanh"})));
+  MockCostEstimator estimator([](const DataflowGraph& graph, const CandidatePartition& candidate) {
+    if (candidate.backend() == "gen") return Cost::Seconds(2e-3 * static_cast<double>(OpCount(graph, candidate)));
+    return EstimatedCost(graph, candidate);
+  });
+  const PlacementFitness fitness = FitnessOfOutlined(function, [](const Function&) { return 1.0; });
+  GraphSearchOptions options = SmallBudget(5);
+  options.alone_specs = {"gen"};
+  const GraphPartitionResult result =
+      PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
+  ASSERT_GE(result.search.finalist_origins.size(), 2u);
+  EXPECT_EQ(result.search.finalist_origins[0], std::string("all ") + kGraphRuntime);
+  EXPECT_EQ(result.search.finalist_origins[1], "all gen");
+  ASSERT_EQ(result.finalists.size(), result.search.finalists.size());
+  const Function& alone = result.finalists[1].function;
+  EXPECT_GE(PartitionsOf(alone, "gen"), 1u) << PrintFunction(alone);
+  EXPECT_EQ(PartitionsOf(alone, "lib") + PartitionsOf(alone, kGraphRuntime), 0u) << PrintFunction(alone);
+  for (size_t rank = 2; rank < result.search.finalist_origins.size(); ++rank) {
+    EXPECT_EQ(result.search.finalist_origins[rank].rfind("best ", 0), 0u) << result.search.finalist_origins[rank];
+  }
+
+  // An alone spec equal to the op-level placement adds no finalist; an unknown one is an Error.
+  options.alone_specs = {"lib"};
+  const GraphPartitionResult lib_alone =
+      PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
+  for (const std::string& origin : lib_alone.search.finalist_origins) EXPECT_NE(origin, "all lib");
+  options.alone_specs = {"xnnpack"};
+  EXPECT_THROW(PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options), Error);
+}
+
 }  // namespace
 }  // namespace collage

@@ -1,5 +1,6 @@
 #include "model_partitioner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -41,6 +42,19 @@ std::vector<std::string> RegionBackends(const std::vector<std::string>& backends
                 "such as xnnpack, or onednn) among the backends (" + listed + " has none)");
   }
   return region;
+}
+
+// The listed backends that run every op but take no regions (the native code generator): each
+// one's own placement is a finalist of the graph stage, as the region backends' whole-region
+// placements are, so that the final choice is not slower than any listed backend alone.
+std::vector<std::string> AloneBackends(const std::vector<std::string>& backends,
+                                       const std::vector<std::string>& region_backends) {
+  std::vector<std::string> alone;
+  for (const std::string& name : backends) {
+    const bool region = std::find(region_backends.begin(), region_backends.end(), name) != region_backends.end();
+    if (!region && BackendRegistry::Global().Get(name)->runs_every_op()) alone.push_back(name);
+  }
+  return alone;
 }
 
 // Rows of the plan for one function's outlined partitions.
@@ -91,12 +105,13 @@ constexpr int kFinalMeasurementRounds = 25;
 
 // The graph-level stage over the op-level placement: per function, the evolutionary search on
 // measured whole-model latency; then one interleaved measurement of the op-level plan against
-// the graph stage's finalists (each region backend's whole-region placement, then the best few
-// by fitness, so that one lucky fitness measurement does not decide), decided by
-// ChooseFinalPlacement with kFinalMinImprovement.
+// the graph stage's finalists (each region backend's whole-region placement, each alone
+// backend's own placement, then the best few by fitness, so that one lucky fitness
+// measurement does not decide), decided by ChooseFinalPlacement with kFinalMinImprovement.
 void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
                    CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
   const std::vector<std::string> region_backends = RegionBackends(request.backends);
+  const std::vector<std::string> alone_backends = AloneBackends(request.backends, region_backends);
   ModelPlacement::GraphStage stage;
   stage.op_level_plan = placement.plan;
   std::vector<PartitionResult> op_level_results;
@@ -121,6 +136,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     graph_options.evolution.generations = 10000;
     graph_options.evolution.stall_generations = 10;
     graph_options.evolution.seed = request.seed;
+    graph_options.alone_specs = alone_backends;
     GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, region_backends,
                                                            fitness, graph_options, &next_symbol);
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
