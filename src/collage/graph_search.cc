@@ -189,8 +189,11 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   alone_placements.reserve(graph_options.alone_specs.size());
   std::unordered_set<uint64_t> known = {PlanHash(placement.chosen)};
   for (const std::vector<CandidatePartition>& finalist : search.finalists) known.insert(PlanHash(finalist));
-  size_t insert_at = static_cast<size_t>(std::count_if(search.finalist_origins.begin(), search.finalist_origins.end(),
-                                                       [](const std::string& origin) { return origin.rfind("all ", 0) == 0; }));
+  // Alone specs' placements go right after the whole-region finalists ("all <region spec>"), which come first.
+  size_t insert_at = 0;
+  while (insert_at < search.finalist_origins.size() && search.finalist_origins[insert_at].rfind("all ", 0) == 0) {
+    ++insert_at;
+  }
   for (const std::string& alone_spec : graph_options.alone_specs) {
     alone_placements.push_back(
         PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, options));

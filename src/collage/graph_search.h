@@ -96,8 +96,9 @@ struct GraphPartitionResult {
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
 // the alone specs' own placements added to the finalists (unless equal to one there or to the
 // op-level placement), then OutlinePlacement of the choice and of each finalist (each numbered
-// from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats` and `explanation`
-// stay the op-level search's. Throws Error when a region or alone spec names no spec of `specs`.
+// from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats`
+// and `explanation` stay the op-level search's. Throws Error when a region or alone spec names
+// no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,
                                               const std::vector<std::string>& region_specs,

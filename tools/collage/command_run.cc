@@ -1,8 +1,8 @@
 // `collage run MODEL ...`: runs @main on seeded random inputs or the arrays of an .npz file
-// through the executor (once, or --repeat times after a warm-up run), placed greedily on the listed backends (the universal
-// fallback runs the rest) or as the plan of `collage partition -o` says (--plan); prints each
-// output's type and a summary, optionally the per-partition profile, writes the outputs and
-// checks them against the reference interpreter.
+// through the executor (once, or --repeat times after a warm-up run), placed greedily on the
+// listed backends (the universal fallback runs the rest) or as the plan of `collage partition
+// -o` says (--plan); prints each output's type and a summary, optionally the per-partition
+// profile, writes the outputs and checks them against the reference interpreter.
 #include <iostream>
 #include <optional>
 
