@@ -258,10 +258,10 @@ std::string EmitBroadcastTo(const ElementCall& c) { return c.Return(c.Broadcast(
 const std::map<std::string, ElementEmitter>& Emitters() {
   static const std::map<std::string, ElementEmitter> emitters = {
       {"nn.relu", Unary("x < 0.0f ? 0.0f : x", "x < 0 ? int64_t{0} : x")},
-      {"sigmoid", Unary("1.0f / (1.0f + std::exp(-x))")},
-      {"tanh", Unary("std::tanh(x)")},
+      {"sigmoid", Unary("1.0f / (1.0f + native::Exp(-x))")},
+      {"tanh", Unary("native::Tanh(x)")},
       {"erf", Unary("native::Erf(x)")},
-      {"exp", Unary("std::exp(x)")},
+      {"exp", Unary("native::Exp(x)")},
       {"log", Unary("std::log(x)")},
       {"sqrt", Unary("std::sqrt(x)")},
       {"rsqrt", Unary("1.0f / std::sqrt(x)")},

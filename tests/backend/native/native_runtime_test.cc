@@ -26,6 +26,61 @@ TEST(NativeRuntimeTest, ErfKeepsNaNInfinitiesAndSignedZero) {
   EXPECT_TRUE(std::signbit(native::Erf(-0.0f)));
 }
 
+// Units in the last place of `expected` (as a float) that `actual` is away from it.
+double UlpDistance(float actual, double expected) {
+  const float rounded = static_cast<float>(expected);
+  const double ulp = std::nextafter(rounded, std::numeric_limits<float>::infinity()) - rounded;
+  return std::fabs(static_cast<double>(actual) - expected) / ulp;
+}
+
+TEST(NativeRuntimeTest, ExpIsWithinOneAndAHalfUlpOverTheNormalRange) {
+  double worst = 0;
+  for (int step = -873000; step <= 887000; ++step) {
+    const float x = static_cast<float>(step) * 1e-4f;  // [-87.3, 88.7]
+    worst = std::max(worst, UlpDistance(native::Exp(x), std::exp(static_cast<double>(x))));
+  }
+  EXPECT_LT(worst, 1.5);
+}
+
+TEST(NativeRuntimeTest, ExpOverflowsUnderflowsAndKeepsNaN) {
+  constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(std::isnan(native::Exp(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(native::Exp(kInfinity), kInfinity);
+  EXPECT_EQ(native::Exp(88.8f), kInfinity);
+  EXPECT_EQ(native::Exp(-kInfinity), 0.0f);
+  EXPECT_EQ(native::Exp(-105.0f), 0.0f);
+  EXPECT_EQ(native::Exp(0.0f), 1.0f);
+  EXPECT_NEAR(native::Exp(88.7f), std::exp(88.7f), 2e-7 * std::exp(88.7f));
+  for (const float subnormal : {-90.0f, -95.5f, -100.0f, -103.0f}) {
+    const double expected = std::exp(static_cast<double>(subnormal));
+    EXPECT_LE(std::fabs(native::Exp(subnormal) - expected), std::numeric_limits<float>::denorm_min()) << subnormal;
+  }
+}
+
+TEST(NativeRuntimeTest, TanhIsWithinItsStatedErrorEverywhere) {
+  double worst_absolute = 0;
+  double worst_relative = 0;
+  for (int step = -120000; step <= 120000; ++step) {
+    const float x = static_cast<float>(step) * 1e-4f;  // [-12, 12]
+    const double expected = std::tanh(static_cast<double>(x));
+    const double error = std::fabs(static_cast<double>(native::Tanh(x)) - expected);
+    worst_absolute = std::max(worst_absolute, error);
+    if (expected != 0) worst_relative = std::max(worst_relative, error / std::fabs(expected));
+  }
+  EXPECT_LT(worst_absolute, 1e-7);
+  EXPECT_LT(worst_relative, 4e-7);
+}
+
+TEST(NativeRuntimeTest, TanhKeepsNaNInfinitiesAndSignedZero) {
+  constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(std::isnan(native::Tanh(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(native::Tanh(kInfinity), 1.0f);
+  EXPECT_EQ(native::Tanh(-kInfinity), -1.0f);
+  EXPECT_EQ(native::Tanh(0.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(native::Tanh(-0.0f)));
+  EXPECT_EQ(native::Tanh(1e-30f), 1e-30f);
+}
+
 TEST(NativeRuntimeTest, PowerMatchesPowOnSquaresCubesAndOtherExponents) {
   for (const float base : {-3.5f, -1.0f, -0.0f, 0.0f, 0.25f, 2.0f, 1e20f, std::numeric_limits<float>::infinity()}) {
     for (const float exponent : {2.0f, 3.0f, 0.5f, -1.0f}) {

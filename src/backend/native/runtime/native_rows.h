@@ -22,11 +22,11 @@ NATIVE_INLINE void SoftmaxRows(const RowShape& s, const float* data, const Threa
       float maximum = -std::numeric_limits<float>::infinity();
       for (int64_t e = 0; e < s.extent; ++e) maximum = in[e * s.inner] > maximum ? in[e * s.inner] : maximum;
       double sum = 0.0;
-      for (int64_t e = 0; e < s.extent; ++e) sum += std::exp(static_cast<double>(in[e * s.inner] - maximum));
+      for (int64_t e = 0; e < s.extent; ++e) sum += Exp(in[e * s.inner] - maximum);
       if constexpr (Op == RowOp::kSoftmax) {
         const float scale = static_cast<float>(1.0 / sum);
         for (int64_t e = 0; e < s.extent; ++e) {
-          epilogue(base + e * s.inner, std::exp(in[e * s.inner] - maximum) * scale);
+          epilogue(base + e * s.inner, Exp(in[e * s.inner] - maximum) * scale);
         }
       } else {
         const float shift = maximum + static_cast<float>(std::log(sum));
