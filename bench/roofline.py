@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 from typing import Dict, List
@@ -34,7 +33,7 @@ import numpy
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from zoo_bench import default_zoo_dir
+from zoo_bench import default_zoo_dir, run_collage_bench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEAK_SIZE = 1024
@@ -94,15 +93,13 @@ def measure_peak_gflops(collage: str, backends: str, threads: int) -> float:
                                   [weights])
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         model_path = os.path.join(folder, "square_matmul.onnx")
-        json_path = os.path.join(folder, "bench.json")
         onnx.save(model, model_path)
-        command = [collage, "bench", model_path, "--backends", backends, "--threads", str(threads),
-                   "--db", os.path.join(folder, "costs.sqlite"), "--repeat", "20", "--json", json_path]
-        completed = subprocess.run(command, capture_output=True, text=True)
-        if completed.returncode != 0:
-            fail(f"{' '.join(command)}: exit {completed.returncode}: {completed.stderr.strip()}")
-        with open(json_path) as file:
-            latencies = json.load(file)["latency_ms"]
+        try:
+            latencies = run_collage_bench(collage, model_path, backends, threads,
+                                          ["--db", os.path.join(folder, "costs.sqlite"), "--repeat", "20"],
+                                          None)["latency_ms"]
+        except RuntimeError as error:
+            fail(str(error))
         fastest = min(ms for variant, ms in latencies.items() if variant.startswith("single:"))
         return 2 * PEAK_SIZE ** 3 / (fastest * 1e6)
 
