@@ -72,6 +72,20 @@ std::string EmitClip(const ElementCall& c) {
          c.Return("raised > " + hi + " ? " + hi + " : raised");
 }
 
+// A float power by a one-element constant 2 or 3 (layer norm's square, the tanh GELU's cube)
+// is emitted as multiplications: the runtime's Power tests the exponent per element and keeps
+// a std::pow call, which stops the loop from vectorizing.
+std::string EmitPower(const ElementCall& c) {
+  const auto* exponent = As<ConstantNode>(c.call.args[1]);
+  if (c.IsFloat() && exponent != nullptr && exponent->data.NumElements() == 1) {
+    const double value = exponent->data.GetAsDouble(0);
+    if (value == 2.0 || value == 3.0) {
+      return "const auto a = " + c.Broadcast(0) + "; " + c.Return(value == 2.0 ? "a * a" : "a * a * a");
+    }
+  }
+  return Binary("native::Power(a, b)", "native::IntPower(a, b)")(c);
+}
+
 std::string EmitCast(const ElementCall& c) {
   return c.Return("native::Cast<" + StorageType(c.result.dtype) + ">(static_cast<" + StorageType(c.ArgType(0).dtype) +
                   ">(" + c.argument(0, "i") + "))");
@@ -290,7 +304,7 @@ const std::map<std::string, ElementEmitter>& Emitters() {
       {"subtract", Binary("a - b", "native::WrapSub(a, b)")},
       {"multiply", Binary("a * b", "native::WrapMul(a, b)")},
       {"divide", Binary("a / b", "native::IntDivide(a, b)")},
-      {"power", Binary("native::Power(a, b)", "native::IntPower(a, b)")},
+      {"power", EmitPower},
       {"maximum", Binary("native::Max(a, b)")},
       {"minimum", Binary("native::Min(a, b)")},
       {"equal", Binary("a == b")},

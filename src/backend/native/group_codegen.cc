@@ -20,7 +20,10 @@ struct ValueRef {
   auto operator<=>(const ValueRef&) const = default;
 };
 
-constexpr int64_t kElementGrain = 16384;
+// Element loops run over rows of kMinRowColumns to kMaxRowColumns elements: shorter rows are
+// too short an inner loop to vectorize, fewer longer rows would leave threads without a chunk.
+constexpr int64_t kMinRowColumns = 16;
+constexpr int64_t kMaxRowColumns = 65536;
 
 const TensorTypeNode& FieldType(const ExprNode& node, int field) {
   const Type& type = node.checked_type();
@@ -141,9 +144,12 @@ class GroupGenerator {
       const std::string body = EmitElementFunction(call, value.field, [&](size_t arg, const std::string& at) {
         return Value(Resolve(call.args[arg]), at, context);
       });
-      const std::string params =
-          in_epilogue ? "index_t i, " + ComputeType(FieldType(*anchor, 0).dtype) + " acc" : "index_t i";
-      functions_ += "  NATIVE_INLINE " + Compute(value) + " " + name + "(" + params + ") const { " + body + " }\n";
+      // Epilogues get the anchor's plain index; element functions also take ElementLoop's RowIndex.
+      const std::string signature = in_epilogue ? "  NATIVE_INLINE " + Compute(value) + " " + name + "(index_t i, " +
+                                                      ComputeType(FieldType(*anchor, 0).dtype) + " acc)"
+                                                : "  template <typename I> NATIVE_INLINE " + Compute(value) + " " +
+                                                      name + "(I i)";
+      functions_ += signature + " const { " + body + " }\n";
     }
     return name + (in_epilogue ? "(" + index + ", acc)" : "(" + index + ")");
   }
@@ -260,6 +266,9 @@ class GroupGenerator {
            EmitAnchorCall(anchor, inputs, "epilogue", "threads") + "\n    }\n";
   }
 
+  // One parallel loop storing every (target, value) of `stores`, all of `count` elements. When
+  // they share a last extent in [kMinRowColumns, kMaxRowColumns] the loop runs over rows and
+  // columns and hands the element functions a native::RowIndex.
   std::string ElementLoop(int64_t count, const std::vector<std::pair<std::string, ValueRef>>& stores,
                           bool compute_materialized = false) {
     std::string body;
@@ -267,9 +276,29 @@ class GroupGenerator {
       const std::string expr = compute_materialized ? ComputeUnmaterialized(value) : Value(value, "i", nullptr);
       body += target + "[i] = static_cast<" + Storage(value) + ">(" + expr + "); ";
     }
-    return "    native::ParallelFor(" + std::to_string(count) + ", threads, " + std::to_string(kElementGrain) +
+    const int64_t columns = SharedLastExtent(stores);
+    if (columns >= kMinRowColumns && columns <= kMaxRowColumns && count % columns == 0) {
+      return "    native::ParallelFor(" + std::to_string(count / columns) + ", threads, native::GrainFor(" +
+             std::to_string(columns) + "), [&](int64_t begin, int64_t end) {\n" +
+             "      for (index_t row = static_cast<index_t>(begin); row < end; ++row) {\n#pragma GCC ivdep\n" +
+             "        for (index_t col = 0; col < " + IndexLiteral(columns) + "; ++col) { " +
+             "const native::RowIndex<index_t, " + std::to_string(columns) + "> i{row, col}; " + body +
+             "}\n      }\n    });\n";
+    }
+    return "    native::ParallelFor(" + std::to_string(count) + ", threads, native::kParallelGrainElements" +
            ", [&](int64_t begin, int64_t end) {\n      const index_t stop = static_cast<index_t>(end);\n#pragma GCC ivdep\n      for (index_t i = static_cast<index_t>(begin); i < stop; ++i) { " +
            body + "}\n    });\n";
+  }
+
+  // The last extent of every stored value when they all have the same one (rank >= 2), else 0.
+  int64_t SharedLastExtent(const std::vector<std::pair<std::string, ValueRef>>& stores) const {
+    int64_t shared = 0;
+    for (const auto& store : stores) {
+      const Shape& shape = TypeOf(store.second).shape;
+      if (shape.size() < 2 || (shared != 0 && shape.back() != shared)) return 0;
+      shared = shape.back();
+    }
+    return shared;
   }
 
   // A materialized input's own element function (not the load of its buffer).

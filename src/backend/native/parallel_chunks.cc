@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 
 namespace collage::native {
 namespace {
@@ -19,12 +18,13 @@ void RunChunksInParallel(int threads, int64_t chunks, ::native::ChunkTask task, 
     for (int64_t chunk = 0; chunk < chunks; ++chunk) task(context, chunk);
     return;
   }
-  std::atomic<int64_t> next_chunk{0};
   const int team = static_cast<int>(std::min<int64_t>(threads, chunks));
 #pragma omp parallel num_threads(team)
-  for (int64_t chunk = next_chunk.fetch_add(1, std::memory_order_relaxed); chunk < chunks;
-       chunk = next_chunk.fetch_add(1, std::memory_order_relaxed)) {
-    task(context, chunk);
+  {
+    const int64_t thread = omp_get_thread_num();
+    const int64_t members = omp_get_num_threads();
+    const int64_t end = chunks * (thread + 1) / members;
+    for (int64_t chunk = chunks * thread / members; chunk < end; ++chunk) task(context, chunk);
   }
 }
 

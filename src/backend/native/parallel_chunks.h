@@ -12,7 +12,10 @@
 namespace collage::native {
 
 // Runs task(context, chunk) for every chunk in [0, chunks) on up to `threads` threads, the
-// caller among them, each claiming the next chunk when it is free. A call made inside such a
+// caller among them. Thread t of n runs the t-th n-th of the chunks, so consecutive loops over
+// the same data leave each part on the same core, as oneDNN's static schedules do (handing out
+// chunks first come, first served moved half the data between cores' caches on every loop:
+// 2-thread layer norms ran 2.5 times slower than on one thread). A call made inside such a
 // loop (nested) runs its chunks on the calling thread.
 void RunChunksInParallel(int threads, int64_t chunks, ::native::ChunkTask task, void* context);
 

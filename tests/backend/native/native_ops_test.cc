@@ -121,6 +121,13 @@ const std::vector<OpCase>& Cases() {
        "(sum(%x, axis=[1]), mean(%x, axis=[0, 2], keepdims=1), max(%x), min(%x, axis=[-1]), prod(%x, axis=[2]), "
        "argmax(%x, axis=1), argmin(%x, axis=-1, keepdims=1))"},
       {"int_reductions", "%x: Tensor[(4, 6), i32]", "(sum(%x, axis=[1]), max(%x, axis=[0]), argmax(%x, axis=1))"},
+      // Rows longer than the 16 reduction lanes, with a tail; softmax rows longer than its block.
+      {"long_row_reductions", "%x: Tensor[(3, 37), f32], %n: Tensor[(2, 45), i32]",
+       "(sum(%x, axis=[1]), mean(%x, axis=[-1]), max(%x, axis=[1]), min(%x, axis=[1]), sum(%n, axis=[1]), "
+       "max(%n, axis=[1]))"},
+      {"long_row_softmax_and_layer_norm", "%x: Tensor[(3, 40), f32], %y: Tensor[(2, 4100), f32], "
+                                          "%g: Tensor[(40), f32], %b: Tensor[(40), f32]",
+       "(nn.softmax(%x), nn.log_softmax(%x), nn.softmax(%y), nn.layer_norm(%x, %g, %b))"},
       // Fusion shapes.
       {"elementwise_chain_multiple_users", "%x: Tensor[(16, 33), f32], %y: Tensor[(33), f32]",
        "%0 = add(%x, %y)\n  %1 = multiply(%0, %0)\n  %2 = sigmoid(%1)\n  %3 = subtract(%2, %0)\n  (%3, %0)"},
@@ -129,6 +136,17 @@ const std::vector<OpCase>& Cases() {
       {"conv_transpose_epilogue", "%x: Tensor[(1, 4, 6, 6), f32], %w: Tensor[(8, 4, 3, 3), f32]",
        "%0 = nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]))\n  transpose(%0, axes=[0, 2, 3, 1])"},
       {"reduction_prologue", "%x: Tensor[(6, 7), f32]", "mean(exp(%x), axis=[1])"},
+      // Element loops over rows of >= 16 columns (RowIndex): per-row and per-column broadcasts,
+      // a transpose, and a reshape whose broadcast period neither divides nor is a multiple of
+      // the row length.
+      {"decomposed_layer_norm", "%x: Tensor[(3, 5, 48), f32], %g: Tensor[(48), f32], %b: Tensor[(48), f32]",
+       "%0 = subtract(%x, mean(%x, axis=[-1], keepdims=1))\n  %1 = mean(power(%0, constant([2], Tensor[(), f32])), "
+       "axis=[-1], keepdims=1)\n  %2 = divide(%0, sqrt(add(%1, constant([1e-05], Tensor[(), f32]))))\n  "
+       "add(multiply(%2, %g), %b)"},
+      {"row_loop_transpose_and_broadcasts", "%x: Tensor[(4, 24, 32), f32], %y: Tensor[(24, 1), f32]",
+       "%0 = add(%x, %y)\n  (transpose(%0, axes=[0, 2, 1]), multiply(%0, %y))"},
+      {"row_loop_reshaped_broadcast", "%x: Tensor[(4, 30), f32], %y: Tensor[(30), f32], %z: Tensor[(20), f32]",
+       "add(reshape(add(%x, %y), newshape=[6, 20]), %z)"},
       {"concat_of_convs", "%x: Tensor[(1, 3, 5, 5), f32], %w: Tensor[(4, 3, 1, 1), f32], %v: Tensor[(2, 3, 3, 3), f32]",
        "concatenate(nn.relu(nn.conv2d(%x, %w)), nn.relu(nn.conv2d(%x, %v, padding=[1, 1, 1, 1])), axis=1)"},
   };

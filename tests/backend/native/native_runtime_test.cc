@@ -97,4 +97,21 @@ TEST(NativeRuntimeTest, PowerMatchesPowOnSquaresCubesAndOtherExponents) {
   }
 }
 
+// RowIndex's division and modulo agree with the plain linear index for divisors and moduli
+// that are multiples of the row length, divide it, or neither.
+TEST(NativeRuntimeTest, RowIndexDivisionAndModuloMatchTheLinearIndex) {
+  constexpr int64_t kColumns = 24;
+  for (int32_t row = 0; row < 50; ++row) {
+    for (int32_t col = 0; col < kColumns; ++col) {
+      const native::RowIndex<int32_t, kColumns> index{row, col};
+      const int32_t linear = row * kColumns + col;
+      ASSERT_EQ(static_cast<int32_t>(index), linear);
+      for (int32_t d : {1, 2, 5, 7, 8, 12, 24, 36, 48, 72, 240}) {
+        ASSERT_EQ(index / d, linear / d) << row << " " << col << " / " << d;
+        ASSERT_EQ(index % d, linear % d) << row << " " << col << " % " << d;
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -1,8 +1,10 @@
 // The parallel loops behind native kernels' ParallelFor: every chunk runs exactly once, on more
-// than one thread when asked, and nested calls and calls from several threads complete.
+// than one thread when asked, each thread on a fixed contiguous share, and nested calls and
+// calls from several threads complete.
 #include "backend/native/parallel_chunks.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <atomic>
 #include <chrono>
@@ -76,6 +78,25 @@ TEST(ParallelChunksTest, ChunksRunOnSeveralThreads) {
   };
   RunChunksInParallel(2, 2, task, &rendezvous);
   EXPECT_EQ(rendezvous.met.load(), 2);
+}
+
+// Thread t of the team runs the t-th share of the chunks, the same on every call, so that
+// consecutive loops over one tensor find each part in the cache of the core that last wrote it.
+TEST(ParallelChunksTest, EachThreadRunsTheSameContiguousShareEveryCall) {
+  constexpr int64_t kChunks = 8;
+  const auto record = [] {
+    std::vector<std::atomic<int>> owner(kChunks);
+    RunChunksInParallel(2, kChunks, [](void* context, int64_t chunk) {
+      (*static_cast<std::vector<std::atomic<int>>*>(context))[static_cast<size_t>(chunk)].store(omp_get_thread_num());
+    }, &owner);
+    std::vector<int> owners;
+    for (const std::atomic<int>& thread : owner) owners.push_back(thread.load());
+    return owners;
+  };
+  const std::vector<int> first = record();
+  for (int call = 0; call < 20; ++call) ASSERT_EQ(record(), first);
+  for (size_t chunk = 1; chunk < first.size(); ++chunk) EXPECT_LE(first[chunk - 1], first[chunk]);
+  EXPECT_EQ(first.front(), 0);
 }
 
 TEST(ParallelChunksTest, NestedAndConcurrentCallsComplete) {

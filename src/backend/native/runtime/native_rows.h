@@ -1,6 +1,10 @@
 // Row kernels: softmax, log_softmax and layer_norm along one axis of a tensor seen as
 // [outer, extent, inner] (rows are strided by `inner`), and reductions of an accessor over
 // a generated index map. Statistics accumulate in double like the reference.
+//
+// Every reduction runs through LaneReduce: one accumulator would chain each step on the one
+// before (a 768-element row then costs 768 add latencies); kReduceLanes independent
+// accumulators, combined pairwise at the end, pipeline and vectorize.
 #pragma once
 
 #include "native_runtime.h"
@@ -13,25 +17,78 @@ struct RowShape {
 
 enum class RowOp { kSoftmax, kLogSoftmax };
 
+inline constexpr int64_t kReduceLanes = 16;
+
+// combine(...combine(identity, element(0))..., element(count - 1)), regrouped over the lanes:
+// `combine` must be associative and `identity` its neutral element.
+template <typename Acc, typename Combine, typename Element>
+NATIVE_INLINE Acc LaneReduce(int64_t count, Acc identity, const Combine& combine, const Element& element) {
+  Acc lanes[kReduceLanes];
+  for (Acc& lane : lanes) lane = identity;
+  int64_t r = 0;
+  for (; r + kReduceLanes <= count; r += kReduceLanes) {
+    for (int64_t l = 0; l < kReduceLanes; ++l) lanes[l] = combine(lanes[l], element(r + l));
+  }
+  for (int64_t l = 0; r < count; ++r, ++l) lanes[l] = combine(lanes[l], element(r));
+  for (int64_t width = kReduceLanes / 2; width > 0; width /= 2) {
+    for (int64_t l = 0; l < width; ++l) lanes[l] = combine(lanes[l], lanes[l + width]);
+  }
+  return lanes[0];
+}
+
+template <typename Element>
+NATIVE_INLINE double LaneSum(int64_t count, const Element& element) {
+  return LaneReduce(count, 0.0, [](double a, double b) { return a + b; }, element);
+}
+
+// Rows up to kSoftmaxBlock long keep their exponentials for the output loop; longer rows
+// compute them again there.
+inline constexpr int64_t kSoftmaxBlock = 4096;
+
+// Runs row(base, in, stride) for every row of `s` in parallel, with the stride a compile-time
+// 1 when rows are contiguous (so that their loops vectorize without gathers).
+template <typename Row>
+NATIVE_INLINE void ForEachRow(const RowShape& s, const float* data, const Threads& threads, const Row& row) {
+  ParallelFor(s.outer * s.inner, threads, GrainFor(s.extent), [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t base = (r / s.inner) * s.extent * s.inner + r % s.inner;
+      if (s.inner == 1) {
+        row(base, data + base, std::integral_constant<int64_t, 1>{});
+      } else {
+        row(base, data + base, s.inner);
+      }
+    }
+  });
+}
+
 template <RowOp Op, typename Epilogue>
 NATIVE_INLINE void SoftmaxRows(const RowShape& s, const float* data, const Threads& threads, const Epilogue& epilogue) {
-  ParallelFor(s.outer * s.inner, threads, 64, [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {
-      const int64_t base = (row / s.inner) * s.extent * s.inner + row % s.inner;
-      const float* in = data + base;
-      float maximum = -std::numeric_limits<float>::infinity();
-      for (int64_t e = 0; e < s.extent; ++e) maximum = in[e * s.inner] > maximum ? in[e * s.inner] : maximum;
-      double sum = 0.0;
-      for (int64_t e = 0; e < s.extent; ++e) sum += Exp(in[e * s.inner] - maximum);
-      if constexpr (Op == RowOp::kSoftmax) {
-        const float scale = static_cast<float>(1.0 / sum);
-        for (int64_t e = 0; e < s.extent; ++e) {
-          epilogue(base + e * s.inner, Exp(in[e * s.inner] - maximum) * scale);
-        }
+  using I = EpilogueIndex<Epilogue>;
+  const I extent = static_cast<I>(s.extent);
+  ForEachRow(s, data, threads, [&](int64_t base, const float* in, auto stride) {
+    // Only the shift for range: any order of the comparisons will do (NaN rows end NaN anyway).
+    float maximum = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : maximum)
+    for (I e = 0; e < extent; ++e) maximum = in[e * stride] > maximum ? in[e * stride] : maximum;
+    float exps[kSoftmaxBlock];
+    double sum = 0.0;
+    for (I block = 0; block < extent; block += kSoftmaxBlock) {
+      const I length = extent - block < kSoftmaxBlock ? extent - block : kSoftmaxBlock;
+      for (I e = 0; e < length; ++e) exps[e] = Exp(in[(block + e) * stride] - maximum);
+      sum += LaneSum(length, [&](int64_t e) { return static_cast<double>(exps[e]); });
+    }
+    const I first = static_cast<I>(base);
+    const I step = static_cast<I>(stride);
+    if constexpr (Op == RowOp::kSoftmax) {
+      const float scale = static_cast<float>(1.0 / sum);
+      if (extent <= kSoftmaxBlock) {
+        for (I e = 0; e < extent; ++e) epilogue(first + e * step, exps[e] * scale);
       } else {
-        const float shift = maximum + static_cast<float>(std::log(sum));
-        for (int64_t e = 0; e < s.extent; ++e) epilogue(base + e * s.inner, in[e * s.inner] - shift);
+        for (I e = 0; e < extent; ++e) epilogue(first + e * step, Exp(in[e * stride] - maximum) * scale);
       }
+    } else {
+      const float shift = maximum + static_cast<float>(std::log(sum));
+      for (I e = 0; e < extent; ++e) epilogue(first + e * step, in[e * stride] - shift);
     }
   });
 }
@@ -39,23 +96,21 @@ NATIVE_INLINE void SoftmaxRows(const RowShape& s, const float* data, const Threa
 template <typename Epilogue>
 NATIVE_INLINE void LayerNormRows(const RowShape& s, const float* data, const float* gamma, const float* beta, float epsilon,
                    const Threads& threads, const Epilogue& epilogue) {
-  ParallelFor(s.outer * s.inner, threads, 64, [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {
-      const int64_t base = (row / s.inner) * s.extent * s.inner + row % s.inner;
-      const float* in = data + base;
-      double sum = 0.0;
-      for (int64_t e = 0; e < s.extent; ++e) sum += in[e * s.inner];
-      const double mean = sum / static_cast<double>(s.extent);
-      double squares = 0.0;
-      for (int64_t e = 0; e < s.extent; ++e) {
-        const double centered = in[e * s.inner] - mean;
-        squares += centered * centered;
-      }
-      const float scale = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(s.extent) + epsilon));
-      const float center = static_cast<float>(mean);
-      for (int64_t e = 0; e < s.extent; ++e) {
-        epilogue(base + e * s.inner, (in[e * s.inner] - center) * scale * gamma[e] + beta[e]);
-      }
+  using I = EpilogueIndex<Epilogue>;
+  const I extent = static_cast<I>(s.extent);
+  ForEachRow(s, data, threads, [&](int64_t base, const float* in, auto stride) {
+    const double sum = LaneSum(extent, [&](int64_t e) { return static_cast<double>(in[e * stride]); });
+    const double mean = sum / static_cast<double>(extent);
+    const double squares = LaneSum(extent, [&](int64_t e) {
+      const double centered = in[e * stride] - mean;
+      return centered * centered;
+    });
+    const float scale = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(extent) + epsilon));
+    const float center = static_cast<float>(mean);
+    const I first = static_cast<I>(base);
+    const I step = static_cast<I>(stride);
+    for (I e = 0; e < extent; ++e) {
+      epilogue(first + e * step, (in[e * stride] - center) * scale * gamma[e] + beta[e]);
     }
   });
 }
@@ -69,7 +124,7 @@ template <ReduceOp Op, typename T, typename Value, typename Index, typename Epil
 NATIVE_INLINE void Reduce(int64_t out_count, int64_t reduce_count, const Value& value, const Index& index, const Threads& threads,
             const Epilogue& epilogue) {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
-  ParallelFor(out_count, threads, 16, [&](int64_t begin, int64_t end) {
+  ParallelFor(out_count, threads, GrainFor(reduce_count), [&](int64_t begin, int64_t end) {
     for (int64_t o = begin; o < end; ++o) {
       if constexpr (Op == ReduceOp::kArgMax || Op == ReduceOp::kArgMin) {
         int64_t best = 0;
@@ -84,26 +139,24 @@ NATIVE_INLINE void Reduce(int64_t out_count, int64_t reduce_count, const Value& 
         }
         epilogue(o, best);
       } else if constexpr (Op == ReduceOp::kMax || Op == ReduceOp::kMin) {
-        T result = value(index(o, 0));
-        for (int64_t r = 1; r < reduce_count; ++r) {
-          result = Op == ReduceOp::kMax ? Max<T>(result, value(index(o, r))) : Min<T>(result, value(index(o, r)));
-        }
+        const auto element = [&](int64_t r) { return static_cast<T>(value(index(o, r))); };
+        const T result = Op == ReduceOp::kMax
+                             ? LaneReduce(reduce_count - 1, element(0), [](T a, T b) { return Max<T>(a, b); },
+                                          [&](int64_t r) { return element(r + 1); })
+                             : LaneReduce(reduce_count - 1, element(0), [](T a, T b) { return Min<T>(a, b); },
+                                          [&](int64_t r) { return element(r + 1); });
         epilogue(o, result);
       } else {
-        Acc acc = Op == ReduceOp::kProd ? Acc{1} : Acc{0};
-        for (int64_t r = 0; r < reduce_count; ++r) {
-          const Acc element = static_cast<Acc>(value(index(o, r)));
-          if constexpr (Op == ReduceOp::kProd) {
-            if constexpr (std::is_floating_point_v<Acc>) {
-              acc *= element;
-            } else {
-              acc = WrapMul(acc, element);
-            }
-          } else if constexpr (std::is_floating_point_v<Acc>) {
-            acc += element;
-          } else {
-            acc = WrapAdd(acc, element);
-          }
+        const auto element = [&](int64_t r) { return static_cast<Acc>(value(index(o, r))); };
+        Acc acc;
+        if constexpr (Op == ReduceOp::kProd && std::is_floating_point_v<Acc>) {
+          acc = LaneReduce(reduce_count, Acc{1}, [](Acc a, Acc b) { return a * b; }, element);
+        } else if constexpr (Op == ReduceOp::kProd) {
+          acc = LaneReduce(reduce_count, Acc{1}, [](Acc a, Acc b) { return WrapMul(a, b); }, element);
+        } else if constexpr (std::is_floating_point_v<Acc>) {
+          acc = LaneSum(reduce_count, element);
+        } else {
+          acc = LaneReduce(reduce_count, Acc{0}, [](Acc a, Acc b) { return WrapAdd(a, b); }, element);
         }
         if constexpr (Op == ReduceOp::kMean) {
           if constexpr (std::is_floating_point_v<Acc>) {

@@ -57,7 +57,7 @@ inline constexpr int64_t kChunksPerThread = 4;
 // shapes (strides, kernel sizes) as constants.
 template <typename Body>
 NATIVE_INLINE void ParallelFor(int64_t count, const Threads& threads, int64_t grain, const Body& body) {
-  const int64_t by_grain = grain > 0 ? (count + grain - 1) / grain : count;
+  const int64_t by_grain = grain > 0 ? count / grain : count;
   const int64_t most = threads.count * kChunksPerThread;
   const int64_t chunks = most < by_grain ? most : by_grain;
   if (threads.count <= 1 || chunks <= 1 || threads.run == nullptr) {
@@ -73,6 +73,54 @@ NATIVE_INLINE void ParallelFor(int64_t count, const Threads& threads, int64_t gr
     const Split& s = *static_cast<const Split*>(context);
     (*s.body)(chunk * s.count / s.chunks, (chunk + 1) * s.count / s.chunks);
   }, &split);
+}
+
+// The index type an epilogue functor takes (its first parameter): anchors count their output
+// loops in it, so that the stores of a contiguous loop are seen as contiguous (a loop counted
+// in int64_t and narrowed to the kernel's int32_t index per element vectorizes into scatters).
+template <typename Functor>
+struct FirstParameter : FirstParameter<decltype(&Functor::operator())> {};
+template <typename Class, typename Result, typename First, typename... Rest>
+struct FirstParameter<Result (Class::*)(First, Rest...) const> {
+  using type = First;
+};
+template <typename Epilogue>
+using EpilogueIndex = typename FirstParameter<Epilogue>::type;
+
+// The linear index row * Columns + col of an element loop that runs over rows of `Columns`
+// elements (0 <= col < Columns). Dividing it by a multiple of Columns or taking it modulo a
+// divisor or a multiple of Columns needs no per-element division: broadcast operands (a
+// per-row statistic, a per-column bias) become loop-invariant or contiguous loads in the
+// inner loop instead of gathers. Anything else sees the plain linear index.
+template <typename I, int64_t Columns>
+struct RowIndex {
+  I row;
+  I col;
+  NATIVE_INLINE operator I() const { return row * I{Columns} + col; }
+};
+
+template <typename I, int64_t Columns>
+NATIVE_INLINE I operator/(RowIndex<I, Columns> i, I divisor) {
+  if (divisor % Columns == 0) return i.row / static_cast<I>(divisor / Columns);
+  return static_cast<I>(i) / divisor;
+}
+
+template <typename I, int64_t Columns>
+NATIVE_INLINE I operator%(RowIndex<I, Columns> i, I modulus) {
+  if (Columns % modulus == 0) return i.col % modulus;
+  if (modulus % Columns == 0) return i.row % static_cast<I>(modulus / Columns) * I{Columns} + i.col;
+  return static_cast<I>(i) % modulus;
+}
+
+// The fewest elements of light work (a load, a few flops, a store) worth a chunk of their own
+// in a parallel loop. Starting a parallel loop and joining it takes 6-7 us on the 2-core
+// machine this was tuned on (libgomp, warm threads), in which one thread streams about 100,000
+// such elements: smaller loops run faster on the calling thread alone.
+inline constexpr int64_t kParallelGrainElements = 98304;
+
+// The grain, in iterations, of a parallel loop whose iterations each touch `elements`.
+NATIVE_INLINE int64_t GrainFor(int64_t elements) {
+  return elements >= kParallelGrainElements ? 1 : kParallelGrainElements / (elements > 0 ? elements : 1);
 }
 
 // Integer arithmetic wraps like fixed-width machine integers.
