@@ -47,6 +47,10 @@ def export_model(model, out_dir: str) -> float:
         outputs = (outputs,)
     if len(outputs) != len(model.output_names):
         raise RuntimeError(f"{model.name}: {len(outputs)} outputs for names {model.output_names}")
+    for name, output in zip(model.output_names, outputs):
+        if output.numel() > 1 and bool((output == output.flatten()[0]).all()):
+            raise RuntimeError(f"{model.name}: output '{name}' is constant ({output.flatten()[0].item()}) for the "
+                               "example inputs, so checks against it could not fail")
 
     onnx_path, inputs_path, outputs_path = model_files(out_dir, model.name)
     temporary = [path + ".tmp" for path in (onnx_path, inputs_path, outputs_path)]

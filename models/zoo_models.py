@@ -43,11 +43,21 @@ class ZooModel:
         return arrays
 
 
+def _randomize_zero_weights(model: nn.Module) -> nn.Module:
+    """Gives zero-initialized linear layers random weights. torchvision zero-initializes some
+    (vit_b_16's classification head), which makes the model's output zero whatever its input:
+    every check against that output would pass whatever a placement computed before it."""
+    for module in model.modules():
+        if isinstance(module, nn.Linear) and not module.weight.detach().any():
+            nn.init.normal_(module.weight, std=0.02)
+    return model
+
+
 def _torchvision(name: str, **kwargs) -> Callable[[], nn.Module]:
     def build() -> nn.Module:
         import torchvision
 
-        return getattr(torchvision.models, name)(weights=None, **kwargs)
+        return _randomize_zero_weights(getattr(torchvision.models, name)(weights=None, **kwargs))
 
     return build
 
