@@ -5,7 +5,8 @@
 
 For each model it writes DIR/<model>.onnx, DIR/<model>.inputs.npz (keyed by the ONNX input
 names) and DIR/<model>.outputs.npz (torch's outputs keyed by the ONNX output names). A model
-whose three files exist is skipped. DIR defaults to $COLLAGE_CACHE_DIR/zoo, or
+whose three files exist is skipped, unless its
+exported outputs are constant (made by an older definition that checks could not fail against). DIR defaults to $COLLAGE_CACHE_DIR/zoo, or
 ~/.cache/collage/zoo. Needs Debian's python3-torch and python3-torchvision (no downloads:
 weights are random, seeded per model).
 """
@@ -29,6 +30,14 @@ def default_cache_dir() -> str:
 
 def model_files(out_dir: str, name: str):
     return [os.path.join(out_dir, name + suffix) for suffix in (".onnx", ".inputs.npz", ".outputs.npz")]
+
+
+def has_constant_output(outputs_path: str) -> bool:
+    """True when some array of an exported outputs file has more than one element, all equal."""
+    import numpy as np
+
+    with np.load(outputs_path) as arrays:
+        return any(array.size > 1 and bool((array == array.flat[0]).all()) for array in arrays.values())
 
 
 def export_model(model, out_dir: str) -> float:
@@ -101,8 +110,10 @@ def main() -> int:
     failures = 0
     for model in selected:
         if not args.force and all(os.path.exists(path) for path in model_files(args.out, model.name)):
-            print(f"{model.name}: already exported, skipped")
-            continue
+            if not has_constant_output(model_files(args.out, model.name)[2]):
+                print(f"{model.name}: already exported, skipped")
+                continue
+            print(f"{model.name}: the exported outputs are constant (an older definition), exported again")
         try:
             seconds = export_model(model, args.out)
             print(f"{model.name}: exported in {seconds:.1f} s")

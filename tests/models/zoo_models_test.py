@@ -45,5 +45,17 @@ class ZooModelsTest(unittest.TestCase):
             self.assertEqual(os.listdir(folder), [])
 
 
+    def test_an_export_with_constant_outputs_is_recognized(self):
+        import numpy
+
+        with tempfile.TemporaryDirectory() as folder:
+            constant = os.path.join(folder, "constant.npz")
+            varied = os.path.join(folder, "varied.npz")
+            numpy.savez(constant, output=numpy.zeros((1, 5), numpy.float32))
+            numpy.savez(varied, output=numpy.arange(5, dtype=numpy.float32), scalar=numpy.zeros((), numpy.float32))
+            self.assertTrue(export_zoo.has_constant_output(constant))
+            self.assertFalse(export_zoo.has_constant_output(varied))
+
+
 if __name__ == "__main__":
     unittest.main()
