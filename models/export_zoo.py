@@ -5,9 +5,9 @@
 
 For each model it writes DIR/<model>.onnx, DIR/<model>.inputs.npz (keyed by the ONNX input
 names) and DIR/<model>.outputs.npz (torch's outputs keyed by the ONNX output names). A model
-whose three files exist is skipped, unless its
-exported outputs are constant (made by an older definition that checks could not fail against). DIR defaults to $COLLAGE_CACHE_DIR/zoo, or
-~/.cache/collage/zoo. Needs Debian's python3-torch and python3-torchvision (no downloads:
+whose three files exist is skipped, unless its exported outputs are constant (made by an older
+definition, they are nothing checks could fail against). DIR defaults to
+$COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo. Needs Debian's python3-torch and python3-torchvision (no downloads:
 weights are random, seeded per model).
 """
 
