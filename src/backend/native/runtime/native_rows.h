@@ -20,7 +20,8 @@ enum class RowOp { kSoftmax, kLogSoftmax };
 inline constexpr int64_t kReduceLanes = 16;
 
 // combine(...combine(identity, element(0))..., element(count - 1)), regrouped over the lanes:
-// `combine` must be associative and `identity` its neutral element.
+// `combine` must be associative and `identity` its neutral element, or for an idempotent
+// combine (max, min) any element of the range.
 template <typename Acc, typename Combine, typename Element>
 NATIVE_INLINE Acc LaneReduce(int64_t count, Acc identity, const Combine& combine, const Element& element) {
   Acc lanes[kReduceLanes];
