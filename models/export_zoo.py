@@ -7,8 +7,8 @@ For each model it writes DIR/<model>.onnx, DIR/<model>.inputs.npz (keyed by the 
 names) and DIR/<model>.outputs.npz (torch's outputs keyed by the ONNX output names). A model
 whose three files exist is skipped, unless its exported outputs are constant (made by an older
 definition, they are nothing checks could fail against). DIR defaults to
-$COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo. Needs Debian's python3-torch and python3-torchvision (no downloads:
-weights are random, seeded per model).
+$COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo. Needs Debian's python3-torch and
+python3-torchvision (no downloads: weights are random, seeded per model).
 """
 
 import argparse
@@ -32,12 +32,17 @@ def model_files(out_dir: str, name: str):
     return [os.path.join(out_dir, name + suffix) for suffix in (".onnx", ".inputs.npz", ".outputs.npz")]
 
 
+def constant_outputs(arrays) -> list:
+    """The names of the arrays (name -> numpy array) that have more than one element, all equal."""
+    return [name for name, array in arrays.items() if array.size > 1 and bool((array == array.flat[0]).all())]
+
+
 def has_constant_output(outputs_path: str) -> bool:
-    """True when some array of an exported outputs file has more than one element, all equal."""
+    """True when some array of an exported outputs file is constant (see constant_outputs)."""
     import numpy as np
 
     with np.load(outputs_path) as arrays:
-        return any(array.size > 1 and bool((array == array.flat[0]).all()) for array in arrays.values())
+        return bool(constant_outputs({name: arrays[name] for name in arrays.files}))
 
 
 def export_model(model, out_dir: str) -> float:
@@ -56,10 +61,10 @@ def export_model(model, out_dir: str) -> float:
         outputs = (outputs,)
     if len(outputs) != len(model.output_names):
         raise RuntimeError(f"{model.name}: {len(outputs)} outputs for names {model.output_names}")
-    for name, output in zip(model.output_names, outputs):
-        if output.numel() > 1 and bool((output == output.flatten()[0]).all()):
-            raise RuntimeError(f"{model.name}: output '{name}' is constant ({output.flatten()[0].item()}) for the "
-                               "example inputs, so checks against it could not fail")
+    arrays = {name: np.asarray(output.numpy(), order="C") for name, output in zip(model.output_names, outputs)}
+    for name in constant_outputs(arrays):
+        raise RuntimeError(f"{model.name}: output '{name}' is constant ({arrays[name].flat[0]}) for the "
+                           "example inputs, so checks against it could not fail")
 
     onnx_path, inputs_path, outputs_path = model_files(out_dir, model.name)
     temporary = [path + ".tmp" for path in (onnx_path, inputs_path, outputs_path)]
@@ -69,7 +74,6 @@ def export_model(model, out_dir: str) -> float:
     with open(temporary[1], "wb") as file:
         np.savez(file, **inputs)
     with open(temporary[2], "wb") as file:
-        arrays = {name: np.asarray(output.numpy(), order="C") for name, output in zip(model.output_names, outputs)}
         np.savez(file, **arrays)
     for source, target in zip(temporary, (onnx_path, inputs_path, outputs_path)):
         os.replace(source, target)

@@ -141,24 +141,18 @@ NATIVE_INLINE void Reduce(int64_t out_count, int64_t reduce_count, const Value& 
         epilogue(o, best);
       } else if constexpr (Op == ReduceOp::kMax || Op == ReduceOp::kMin) {
         const auto element = [&](int64_t r) { return static_cast<T>(value(index(o, r))); };
-        const T result = Op == ReduceOp::kMax
-                             ? LaneReduce(reduce_count - 1, element(0), [](T a, T b) { return Max<T>(a, b); },
-                                          [&](int64_t r) { return element(r + 1); })
-                             : LaneReduce(reduce_count - 1, element(0), [](T a, T b) { return Min<T>(a, b); },
-                                          [&](int64_t r) { return element(r + 1); });
-        epilogue(o, result);
+        const auto extreme = [](T a, T b) { return Op == ReduceOp::kMax ? Max<T>(a, b) : Min<T>(a, b); };
+        epilogue(o, LaneReduce(reduce_count - 1, element(0), extreme, [&](int64_t r) { return element(r + 1); }));
       } else {
         const auto element = [&](int64_t r) { return static_cast<Acc>(value(index(o, r))); };
-        Acc acc;
-        if constexpr (Op == ReduceOp::kProd && std::is_floating_point_v<Acc>) {
-          acc = LaneReduce(reduce_count, Acc{1}, [](Acc a, Acc b) { return a * b; }, element);
-        } else if constexpr (Op == ReduceOp::kProd) {
-          acc = LaneReduce(reduce_count, Acc{1}, [](Acc a, Acc b) { return WrapMul(a, b); }, element);
-        } else if constexpr (std::is_floating_point_v<Acc>) {
-          acc = LaneSum(reduce_count, element);
-        } else {
-          acc = LaneReduce(reduce_count, Acc{0}, [](Acc a, Acc b) { return WrapAdd(a, b); }, element);
-        }
+        const auto combine = [](Acc a, Acc b) {
+          if constexpr (std::is_floating_point_v<Acc>) {
+            return Op == ReduceOp::kProd ? a * b : a + b;
+          } else {
+            return Op == ReduceOp::kProd ? WrapMul(a, b) : WrapAdd(a, b);
+          }
+        };
+        Acc acc = LaneReduce(reduce_count, Op == ReduceOp::kProd ? Acc{1} : Acc{0}, combine, element);
         if constexpr (Op == ReduceOp::kMean) {
           if constexpr (std::is_floating_point_v<Acc>) {
             acc /= static_cast<double>(reduce_count);
