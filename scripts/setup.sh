@@ -30,6 +30,9 @@ PACKAGES=(
   python3-torchvision
   # Library backends (src/backend/onednn, src/backend/openblas).
   libdnnl-dev
+  # Debian's oneDNN is built with its OpenCL GPU runtime: its CMake config (dnnl-config.cmake)
+  # runs find_package(OpenCL REQUIRED), which fails without the OpenCL headers and loader.
+  ocl-icd-opencl-dev
   libopenblas-dev
   # The measured-cost database (src/runtime/cost_database).
   libsqlite3-dev
