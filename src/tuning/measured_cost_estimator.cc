@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "backend/backend_source_hash.h"
 #include "collage/partition_function.h"
 #include "ir/structural_equal.h"
 #include "runtime/device_fingerprint.h"
@@ -52,6 +53,11 @@ std::string TuningStats::ToString() const {
   return text.str();
 }
 
+std::string CostVersion(const Backend& backend) {
+  const std::string sources = BackendSourceHash(backend.name());
+  return sources.empty() ? backend.version() : backend.version() + " sources " + sources.substr(0, 16);
+}
+
 MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, MeasuredCostOptions options,
                                              CostDatabase* database)
     : registry_(registry),
@@ -67,7 +73,7 @@ MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartiti
   Job job;
   job.function = function;
   job.backend = registry_.Get(candidate.backend());
-  job.key = CostKey{HexHash(function), job.backend->name(), job.backend->version() + version_suffix_, device_,
+  job.key = CostKey{HexHash(function), job.backend->name(), CostVersion(*job.backend) + version_suffix_, device_,
                     options_.threads};
   job.description = job.backend->name() + ": " + candidate.sub_graph().label() + " (" + FirstInputShape(function) + ")";
   return job;

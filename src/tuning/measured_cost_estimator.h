@@ -4,7 +4,7 @@
 //
 // Costs are memoized by the function's structure (constant values aside) and backend, and
 // persisted in the cost database (runtime/cost_database.h) under (structural hash, backend
-// and version, device fingerprint, thread count), so that a second tuning of the same model
+// and CostVersion, device fingerprint, thread count), so that a second tuning of the same model
 // measures nothing. Prepare measures every candidate of a search eagerly: code generators
 // compile all their candidates first in batches, then candidates are timed one at a time so
 // that timings do not disturb each other. A candidate that fails to compile or run, crashes
@@ -22,6 +22,11 @@
 #include "tuning/measurement_process.h"
 
 namespace collage {
+
+// The version part of the cost keys of `backend`'s measurements: its declared version and,
+// for a backend built from a src/backend/<name>/ folder, the hash of its sources, so that a
+// changed lowering or code generator is measured again rather than recalled.
+std::string CostVersion(const Backend& backend);
 
 struct MeasuredCostOptions {
   MeasurementOptions measurement;
