@@ -32,7 +32,7 @@ struct LoadedKernel {
 inline constexpr const char* kGeneratorVersion = "native-2";
 
 // A hash of the runtime headers generated kernels include (runtime_headers.h): part of every
-// kernel's cache key and of the backend's version, since kernels compute with them.
+// kernel's cache key, since kernels compute with them.
 std::string RuntimeHeadersKey();
 
 // $COLLAGE_CACHE_DIR/native, else ~/.cache/collage/native (else /tmp/collage-cache/native).
