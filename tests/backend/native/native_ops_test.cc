@@ -81,6 +81,9 @@ const std::vector<OpCase>& Cases() {
        "(nn.matmul(%a, %b), nn.matmul(%a, %v))"},
       {"batch_matmul", "%a: Tensor[(3, 10, 300), f32], %b: Tensor[(1, 300, 12), f32], %c: Tensor[(3, 14, 300), f32]",
        "(nn.batch_matmul(%a, %b), nn.batch_matmul(%a, %c, transpose_b=1))"},
+      // 5 batches of 4 column panels: the parallel chunks of (batch, panel) pairs cross batches.
+      {"batch_matmul_many_panels", "%a: Tensor[(5, 9, 20), f32], %b: Tensor[(5, 20, 100), f32], %c: Tensor[(5, 100, 20), f32]",
+       "(nn.batch_matmul(%a, %b), nn.batch_matmul(%a, %c, transpose_b=1))"},
       {"conv2d_bias_relu", "%x: Tensor[(2, 5, 11, 9), f32], %w: Tensor[(13, 5, 3, 3), f32], %b: Tensor[(13), f32]",
        "nn.relu(nn.bias_add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]), %b))"},
       {"conv2d_strided_dilated", "%x: Tensor[(1, 8, 15, 14), f32], %w: Tensor[(16, 8, 3, 5), f32]",

@@ -171,24 +171,40 @@ void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const flo
 }
 
 // out[batch] = a[batch] * b[batch] for row-major a (M x K) and b (K x N, or N x K when
-// b_transposed), with per-batch element offsets; epilogue(linear output index, value).
+// b_transposed), with per-batch element offsets; epilogue(linear output index, value). The
+// GEMM case runs every (batch, column panel) pair in one parallel loop, so that many small
+// matrices (attention heads) share one fork/join instead of one each.
 template <typename Epilogue>
 NATIVE_INLINE void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
                    int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
                    const Epilogue& epilogue) {
-  for (int64_t batch = 0; batch < batches; ++batch) {
-    const float* a_matrix = a + a_offsets[batch];
-    const float* b_matrix = b + b_offsets[batch];
+  const auto batch_store = [&](int64_t batch) {
     const int64_t base = batch * m_count * n_count;
-    const auto store = [&](int64_t m, int64_t n, float value) { epilogue(base + m * n_count + n, value); };
-    if (b_transposed && m_count < kMR) {
-      GemvTransposed(m_count, n_count, k_count, a_matrix, b_matrix, threads, store);
-    } else if (b_transposed) {
-      Gemm(m_count, n_count, k_count, RowMajorA(a_matrix, k_count), TransposedPacker{b_matrix, k_count}, threads, store);
-    } else {
-      Gemm(m_count, n_count, k_count, RowMajorA(a_matrix, k_count), RowMajorPacker{b_matrix, n_count}, threads, store);
+    return [&epilogue, base, n_count](int64_t m, int64_t n, float value) { epilogue(base + m * n_count + n, value); };
+  };
+  if (b_transposed && m_count < kMR) {
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      GemvTransposed(m_count, n_count, k_count, a + a_offsets[batch], b + b_offsets[batch], threads, batch_store(batch));
     }
+    return;
   }
+  const int64_t panels = (n_count + kNR - 1) / kNR;
+  ParallelFor(batches * panels, threads, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end;) {
+      const int64_t batch = item / panels;
+      const int64_t panel_end = (batch + 1) * panels < end ? panels : end - batch * panels;
+      const MatrixA a_matrix = RowMajorA(a + a_offsets[batch], k_count);
+      const float* b_matrix = b + b_offsets[batch];
+      if (b_transposed) {
+        GemmPanels(m_count, n_count, k_count, a_matrix, TransposedPacker{b_matrix, k_count}, item - batch * panels,
+                   panel_end, batch_store(batch));
+      } else {
+        GemmPanels(m_count, n_count, k_count, a_matrix, RowMajorPacker{b_matrix, n_count}, item - batch * panels,
+                   panel_end, batch_store(batch));
+      }
+      item = batch * panels + panel_end;
+    }
+  });
 }
 
 }  // namespace native
