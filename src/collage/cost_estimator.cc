@@ -16,17 +16,6 @@ double Elements(const Type& type) {
   return total;
 }
 
-double Bytes(const Type& type) {
-  if (const TensorTypeNode* tensor = AsTensorType(type)) {
-    return static_cast<double>(NumElements(tensor->shape)) * static_cast<double>(DTypeSize(tensor->dtype));
-  }
-  double total = 0;
-  if (const TupleTypeNode* tuple = AsTupleType(type)) {
-    for (const Type& field : tuple->fields) total += Bytes(field);
-  }
-  return total;
-}
-
 // The size of the reduced (last) dimension of a tensor type; 1 when unknown.
 double LastDimension(const Type& type) {
   const TensorTypeNode* tensor = AsTensorType(type);
@@ -103,8 +92,8 @@ Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph&
   }
   if (!computes) return Cost::Zero();
   double bytes = 0;
-  for (size_t index : sub_graph.input().ToVector()) bytes += Bytes(graph.node(index).expr->checked_type());
-  for (size_t index : sub_graph.exit().ToVector()) bytes += Bytes(graph.node(index).expr->checked_type());
+  for (size_t index : sub_graph.input().ToVector()) bytes += TypeBytes(graph.node(index).expr->checked_type());
+  for (size_t index : sub_graph.exit().ToVector()) bytes += TypeBytes(graph.node(index).expr->checked_type());
   return Cost::Seconds(std::max(compute_seconds, bytes / performance.memory_bandwidth) + performance.launch_overhead);
 }
 

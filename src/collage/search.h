@@ -2,12 +2,14 @@
 // placement by Dijkstra over covered node sets (DESIGN §8, RFC "Phase 3").
 //
 // A state is the set of covered nodes (parameters are covered from the start) plus, when a
-// transition penalty is given, the spec of the last candidate on the path. From a state
-// only candidates that contain the first uncovered node and are disjoint from the covered
-// set are tried, so each placement is reached in one canonical order. Edge cost = the
-// candidate's cost + penalty(previous spec, candidate spec). Candidates whose cost is
-// Invalid or Unknown are skipped. The first complete state popped is optimal for this
-// additive cost model.
+// transition penalty is given, what the penalties still to come depend on: for each covered
+// node next to an uncovered one, the spec that computed its value and, while it still waits
+// for an input, which partition holds it. From a state only candidates that contain the
+// first uncovered node and are disjoint from the covered set are tried, so each placement is
+// reached in one canonical order. Edge cost = the candidate's cost + the penalties of the
+// dataflow edges between it and the covered nodes. Candidates whose cost is Invalid or
+// Unknown are skipped. The first complete state popped is optimal for this additive cost
+// model.
 #pragma once
 
 #include <functional>
@@ -22,10 +24,16 @@
 namespace collage {
 
 struct SearchOptions {
-  // Seconds added when candidate `to` follows a candidate of spec `from` on the path ("" as
-  // `from` for the first candidate). Unset: no penalty.
-  std::function<double(const std::string& from, const CandidatePartition& to, const DataflowGraph& graph)>
+  // Seconds added for handing the value of node `value`, computed by a partition of spec
+  // `producer`, to a partition of another spec `consumer`; charged once per value and
+  // consuming partition, never for parameters or for host partitions. Unset: no penalty.
+  std::function<double(const std::string& producer, const std::string& consumer, size_t value,
+                       const DataflowGraph& graph)>
       transition_penalty;
+  // The spec of the candidates that compute nothing (tuples, projections, constants; "" for
+  // none). Handing values to them costs nothing, and a node of theirs with one producer (a
+  // projection) passes on the spec of that producer's value.
+  std::string host_spec;
 };
 
 struct SearchStats {

@@ -24,6 +24,17 @@ const TupleTypeNode* AsTupleType(const Type& type) {
                                                   : nullptr;
 }
 
+double TypeBytes(const Type& type) {
+  if (const TensorTypeNode* tensor = AsTensorType(type)) {
+    return static_cast<double>(NumElements(tensor->shape)) * static_cast<double>(DTypeSize(tensor->dtype));
+  }
+  double bytes = 0;
+  if (const TupleTypeNode* tuple = AsTupleType(type)) {
+    for (const Type& field : tuple->fields) bytes += TypeBytes(field);
+  }
+  return bytes;
+}
+
 const FuncTypeNode* AsFuncType(const Type& type) {
   return type && type->kind() == TypeKind::kFunc ? static_cast<const FuncTypeNode*>(type.get())
                                                  : nullptr;

@@ -60,6 +60,9 @@ const TensorTypeNode* AsTensorType(const Type& type);
 const TupleTypeNode* AsTupleType(const Type& type);
 const FuncTypeNode* AsFuncType(const Type& type);
 
+// The bytes of a tensor type's data, summed over a tuple type's fields; 0 for other types.
+double TypeBytes(const Type& type);
+
 bool TypeEqual(const Type& lhs, const Type& rhs);
 size_t TypeHash(const Type& type);
 // Text-format spelling: "Tensor[(1, 3), f32]", "(Tensor[...], Tensor[...])", "fn (...) -> ...".

@@ -27,24 +27,15 @@ double MeasureCopyBandwidth() {
   return static_cast<double>(kCopyBytes) / measurement.median_seconds;
 }
 
-double InputBytes(const DataflowGraph& graph, const CandidatePartition& candidate) {
-  double bytes = 0;
-  for (size_t index : candidate.sub_graph().input().ToVector()) {
-    const Expr& expr = graph.node(index).expr;
-    if (expr->kind() == ExprKind::kConstant) continue;
-    if (const TensorTypeNode* tensor = AsTensorType(expr->checked_type())) {
-      bytes += static_cast<double>(NumElements(tensor->shape)) * static_cast<double>(DTypeSize(tensor->dtype));
-    }
-  }
-  return bytes;
+double ValueBytes(const DataflowGraph& graph, size_t value) {
+  const Expr& expr = graph.node(value).expr;
+  return expr->kind() == ExprKind::kConstant ? 0.0 : TypeBytes(expr->checked_type());
 }
 
-decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second, std::string host_spec) {
+decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second) {
   Check(bytes_per_second > 0, "the copy bandwidth must be positive");
-  return [bytes_per_second, host_spec = std::move(host_spec)](const std::string& from, const CandidatePartition& to,
-                                                              const DataflowGraph& graph) {
-    if (from.empty() || from == host_spec || from == to.spec_name() || to.spec_name() == host_spec) return 0.0;
-    return InputBytes(graph, to) / bytes_per_second;
+  return [bytes_per_second](const std::string&, const std::string&, size_t value, const DataflowGraph& graph) {
+    return ValueBytes(graph, value) / bytes_per_second;
   };
 }
 

@@ -3,10 +3,11 @@
 //
 // Each partition's measured time already includes its own layout conversions (a backend
 // preferring NHWC converts at its edges inside its executable), so what is left is the
-// hand-over itself: modelled as copying the candidate's non-constant inputs once, at the
-// copy bandwidth measured on this machine. No penalty is charged for the first candidate,
-// for staying on one backend, or after a host candidate (tuples, projections), whose
-// values come from whichever partition produced them.
+// hand-over itself: modelled as copying the value once, at the copy bandwidth measured on
+// this machine. The search charges it on every dataflow edge from a partition of one backend
+// to a partition of another (once per value and consuming partition); a projection passes on
+// the backend of the partition that computed its tuple, and parameters and constants cost
+// nothing.
 #pragma once
 
 #include <functional>
@@ -20,10 +21,10 @@ namespace collage {
 // median of a few copies (reads and writes each byte once: bytes copied / time).
 double MeasureCopyBandwidth();
 
-// The non-constant input bytes of `candidate`'s sub-graph.
-double InputBytes(const DataflowGraph& graph, const CandidatePartition& candidate);
+// The bytes of node `value`'s tensor (summed over a tuple's fields); 0 for a constant.
+double ValueBytes(const DataflowGraph& graph, size_t value);
 
-// The search's penalty: InputBytes / bytes_per_second when `to` follows another non-host spec.
-decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second, std::string host_spec);
+// The search's penalty: ValueBytes / bytes_per_second.
+decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second);
 
 }  // namespace collage

@@ -40,14 +40,16 @@ std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const 
 
 // Independent oracle: depth-first enumeration of every cover of the non-parameter nodes by
 // pairwise disjoint candidates (in the order "the candidate holding the lowest uncovered
-// node"), pruned only by the best total found so far (costs are positive).
+// node"). A cover costs its candidates' costs plus `extra(chosen)` (>= 0), so the search is
+// pruned by the candidates' costs alone against the best total found so far.
 void Enumerate(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
-               const std::vector<double>& costs, std::vector<bool>& covered, double so_far, double* best) {
+               const std::vector<double>& costs, const std::function<double(const std::vector<size_t>&)>& extra,
+               std::vector<bool>& covered, std::vector<size_t>& chosen, double so_far, double* best) {
   if (so_far >= *best) return;
   size_t next = 0;
   while (next < covered.size() && covered[next]) ++next;
   if (next == covered.size()) {
-    *best = so_far;
+    *best = std::min(*best, so_far + extra(chosen));
     return;
   }
   for (size_t c = 0; c < candidates.size(); ++c) {
@@ -60,9 +62,55 @@ void Enumerate(const DataflowGraph& graph, const std::vector<CandidatePartition>
     }
     if (!holds_next || overlaps) continue;
     for (size_t node : inside) covered[node] = true;
-    Enumerate(graph, candidates, costs, covered, so_far + costs[c], best);
+    chosen.push_back(c);
+    Enumerate(graph, candidates, costs, extra, covered, chosen, so_far + costs[c], best);
+    chosen.pop_back();
     for (size_t node : inside) covered[node] = false;
   }
+}
+
+double BestCover(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
+                 const std::function<double(const std::vector<size_t>&)>& extra) {
+  std::vector<double> costs;
+  for (const CandidatePartition& candidate : candidates) costs.push_back(HashedCost(graph, candidate).seconds());
+  std::vector<bool> covered(graph.size(), false);
+  for (const DataflowNode& node : graph.nodes()) covered[node.index] = node.expr->kind() == ExprKind::kVar;
+  std::vector<size_t> chosen;
+  double best = std::numeric_limits<double>::infinity();
+  Enumerate(graph, candidates, costs, extra, covered, chosen, 0.0, &best);
+  return best;
+}
+
+// The transition penalties of a complete cover, straight from SearchOptions' definition: every
+// non-host partition pays for each input whose value a partition of another spec computed
+// (a host node passes on its one producer's spec; parameters have none).
+double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
+                        const std::vector<size_t>& chosen, const SearchOptions& options) {
+  std::vector<const CandidatePartition*> partition_of(graph.size(), nullptr);
+  for (size_t c : chosen) {
+    for (size_t node : candidates[c].sub_graph().inside().ToVector()) partition_of[node] = &candidates[c];
+  }
+  std::vector<std::string> value_spec(graph.size());  // "": none
+  for (const DataflowNode& node : graph.nodes()) {
+    const CandidatePartition* partition = partition_of[node.index];
+    if (partition == nullptr) continue;
+    if (partition->spec_name() != options.host_spec) {
+      value_spec[node.index] = partition->spec_name();
+    } else if (node.inputs.size() == 1) {
+      value_spec[node.index] = value_spec[node.inputs[0]];
+    }
+  }
+  double total = 0;
+  for (size_t c : chosen) {
+    const std::string& spec = candidates[c].spec_name();
+    if (spec == options.host_spec) continue;
+    for (size_t value : candidates[c].sub_graph().input().ToVector()) {
+      if (!value_spec[value].empty() && value_spec[value] != spec) {
+        total += options.transition_penalty(value_spec[value], spec, value, graph);
+      }
+    }
+  }
+  return total;
 }
 
 TEST(SearchTest, DijkstraMatchesExhaustiveEnumerationOnRandomDags) {
@@ -75,12 +123,7 @@ TEST(SearchTest, DijkstraMatchesExhaustiveEnumerationOnRandomDags) {
     MockCostEstimator estimator(HashedCost);
     const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {"a", "b", "tvm", "host"});
 
-    std::vector<double> costs;
-    for (const CandidatePartition& candidate : candidates) costs.push_back(HashedCost(graph, candidate).seconds());
-    std::vector<bool> covered(graph.size(), false);
-    for (const DataflowNode& node : graph.nodes()) covered[node.index] = node.expr->kind() == ExprKind::kVar;
-    double best = std::numeric_limits<double>::infinity();
-    Enumerate(graph, candidates, costs, covered, 0.0, &best);
+    const double best = BestCover(graph, candidates, [](const std::vector<size_t>&) { return 0.0; });
     ASSERT_NEAR(result.total.seconds(), best, 1e-9) << "seed " << seed;
 
     // The chosen candidates cover every non-parameter node exactly once and add up.
@@ -143,6 +186,40 @@ TEST(SearchTest, InvalidCandidatesAreSkipped) {
   EXPECT_THROW(SearchOptimalPlacement(graph, AllCandidates(graph, specs), all_invalid, {}), Error);
 }
 
+// A penalty that depends on the value and checks it is only asked about real hand-overs.
+SearchOptions ValueDependentPenalty() {
+  SearchOptions options;
+  options.host_spec = "host";
+  options.transition_penalty = [](const std::string& producer, const std::string& consumer, size_t value,
+                                  const DataflowGraph&) {
+    EXPECT_NE(producer, consumer);
+    EXPECT_NE(producer, "host");
+    EXPECT_NE(consumer, "host");
+    return 0.5 + 0.75 * static_cast<double>(value % 4);
+  };
+  return options;
+}
+
+TEST(SearchTest, DijkstraWithTransitionPenaltiesMatchesExhaustiveEnumeration) {
+  const std::vector<PartitionSpec> specs = MockSpecs();
+  const SearchOptions options = ValueDependentPenalty();
+  size_t penalized_plans = 0;
+  for (uint64_t seed = 1; seed <= 150; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 10)));
+    const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
+    MockCostEstimator estimator(HashedCost);
+    const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
+    const double best = BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
+      return PenaltiesOfCover(graph, candidates, chosen, options);
+    });
+    ASSERT_NEAR(result.total.seconds(), best, 1e-9) << "seed " << seed;
+    double own_costs = 0;
+    for (const CandidatePartition& chosen : result.chosen) own_costs += HashedCost(graph, chosen).seconds();
+    if (result.total.seconds() > own_costs + 1e-9) ++penalized_plans;
+  }
+  EXPECT_GT(penalized_plans, 10u);  // the penalties do shape some optimal plans
+}
+
 TEST(SearchTest, TransitionPenaltyFavoursStayingOnOneSpec) {
   const DataflowGraph graph = GraphOf(collage_testing::MakeUnaryChain());
   const SubGraphConfig singletons{.max_exits = 1, .allow_taps = false, .max_depth = 1};
@@ -157,12 +234,75 @@ TEST(SearchTest, TransitionPenaltyFavoursStayingOnOneSpec) {
   EXPECT_EQ(SearchOptimalPlacement(graph, AllCandidates(graph, specs), free_switching, {}).total.seconds(), 3.0);
   MockCostEstimator penalized(costs);
   SearchOptions options;
-  options.transition_penalty = [](const std::string& from, const CandidatePartition& to, const DataflowGraph&) {
-    return !from.empty() && from != to.spec_name() ? 5.0 : 0.0;
-  };
+  options.transition_penalty = [](const std::string&, const std::string&, size_t, const DataflowGraph&) { return 5.0; };
   const SearchResult result = SearchOptimalPlacement(graph, AllCandidates(graph, specs), penalized, {}, options);
   EXPECT_EQ(result.total.seconds(), 4.0);  // all on a: 1 + 2 + 1
   for (const CandidatePartition& chosen : result.chosen) EXPECT_EQ(chosen.spec_name(), "a");
+}
+
+// The penalty follows dataflow, not the order of the search path: relu(x) * c visits the
+// constant c (a host node) between relu and multiply, and a hand-over from relu's spec to
+// multiply's is charged all the same.
+TEST(SearchTest, TransitionPenaltyIsChargedAcrossHostNodesOnThePath) {
+  Var x = MakeVar("x", testing::F32({2, 3}));
+  const Expr c = MakeConstant(Tensor::Zeros(DType::kF32, {2, 3}));
+  const DataflowGraph graph = GraphOf(MakeFunction({x}, CallOp("multiply", {CallOp("nn.relu", {x}), c})));
+  const SubGraphConfig singletons{.max_exits = 1, .allow_taps = false, .max_depth = 1};
+  const std::vector<PartitionSpec> specs = {MakeOpPredicateSpec(Declare("a", {"nn.relu", "multiply"}), singletons),
+                                            MakeOpPredicateSpec(Declare("b", {"multiply"}), singletons),
+                                            MakeHostSpec()};
+  auto costs = [](const DataflowGraph&, const CandidatePartition& candidate) {
+    return Cost::Seconds(candidate.spec_name() == "host" ? 0.0 : candidate.spec_name() == "b" ? 1.0 : 2.0);
+  };
+  SearchOptions options;
+  options.host_spec = "host";
+  std::vector<size_t> charged_values;
+  options.transition_penalty = [&](const std::string& producer, const std::string& consumer, size_t value,
+                                   const DataflowGraph&) {
+    EXPECT_EQ(producer + ">" + consumer, "a>b");
+    charged_values.push_back(value);
+    return 5.0;
+  };
+  MockCostEstimator estimator(costs);
+  const SearchResult result = SearchOptimalPlacement(graph, AllCandidates(graph, specs), estimator, {}, options);
+  EXPECT_EQ(result.total.seconds(), 4.0);  // relu and multiply on a; b would save 1 s and pay 5
+  for (const CandidatePartition& chosen : result.chosen) EXPECT_NE(chosen.spec_name(), "b");
+  ASSERT_FALSE(charged_values.empty());
+  for (size_t value : charged_values) {
+    EXPECT_EQ(As<CallNode>(graph.node(value).expr)->op()->name, "nn.relu");  // never the constant
+  }
+}
+
+// A projection of a partition's tuple hands that partition's value on: consuming it on
+// another spec is charged, on the same spec it is not.
+TEST(SearchTest, ProjectionsPassOnTheSpecOfTheirTuple) {
+  Var x = MakeVar("x", testing::F32({4, 6}));
+  const Expr parts = CallOp("split", {x}, {{"sizes", std::vector<int64_t>{3, 3}}, {"axis", int64_t{1}}});
+  const Expr first = MakeTupleGetItem(parts, 0);
+  const DataflowGraph graph = GraphOf(MakeFunction({x}, CallOp("tanh", {first})));
+  const SubGraphConfig singletons{.max_exits = 1, .allow_taps = false, .max_depth = 1};
+  const std::vector<PartitionSpec> specs = {MakeOpPredicateSpec(Declare("a", {"split", "tanh"}), singletons),
+                                            MakeOpPredicateSpec(Declare("b", {"tanh"}), singletons),
+                                            MakeHostSpec()};
+  auto costs = [](const DataflowGraph& g, const CandidatePartition& candidate) {
+    if (candidate.spec_name() == "host") return Cost::Zero();
+    const bool tanh = As<CallNode>(g.node(candidate.sub_graph().first_inside()).expr)->op()->name == "tanh";
+    return Cost::Seconds(tanh && candidate.spec_name() == "a" ? 3.0 : 1.0);
+  };
+  for (const double penalty : {1.0, 5.0}) {
+    SearchOptions options;
+    options.host_spec = "host";
+    options.transition_penalty = [&](const std::string& producer, const std::string& consumer, size_t value,
+                                     const DataflowGraph& g) {
+      EXPECT_EQ(producer + ">" + consumer, "a>b");
+      EXPECT_EQ(g.node(value).expr->kind(), ExprKind::kTupleGetItem);
+      return penalty;
+    };
+    MockCostEstimator estimator(costs);
+    const SearchResult result = SearchOptimalPlacement(graph, AllCandidates(graph, specs), estimator, {}, options);
+    // split on a (1 s), then tanh on b (1 s + the penalty) or on a (3 s).
+    EXPECT_EQ(result.total.seconds(), std::min(2.0 + penalty, 4.0)) << "penalty " << penalty;
+  }
 }
 
 }  // namespace

@@ -231,7 +231,8 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     measured = owned.get();
     estimator = std::move(owned);
     placement.copy_bandwidth = CopyBandwidth(*placement.database);
-    options.search.transition_penalty = CopyTransitionPenalty(placement.copy_bandwidth, host.name);
+    options.search.transition_penalty = CopyTransitionPenalty(placement.copy_bandwidth);
+    options.search.host_spec = host.name;
   } else {
     Check(request.cost_model == "analytic", "unknown cost model '" + request.cost_model + "'");
     estimator = std::make_shared<AnalyticCostEstimator>(performance);
