@@ -260,7 +260,8 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
 
   std::vector<std::string> names_by_index(spec_index.size());
   for (const auto& [name, index] : spec_index) names_by_index[index] = name;
-  DijkstraInput input{graph, candidates, starting_at, estimator, options, &spec_index, std::move(names_by_index), {}, {}};
+  DijkstraInput input{graph, candidates, starting_at, estimator, options, &spec_index, std::move(names_by_index),
+                      nullptr, nullptr};
   size_t farthest_uncovered = 0;
   const bool complete = RunDijkstra(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
