@@ -24,9 +24,8 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
   placement.search =
       SearchOptimalPlacement(placement.graph, placement.candidates, estimator, spec_names, options.search);
   placement.chosen =
-      options.coalesce
-          ? CoalescePartitions(placement.graph, placement.search.chosen, [](const CandidatePartition&) { return true; })
-          : placement.search.chosen;
+      options.coalesce ? CoalescePartitions(placement.graph, placement.search.chosen, options.coalesce)
+                       : placement.search.chosen;
   Check(GroupsAreAcyclic(placement.graph, InsideSets(placement.chosen)),
         "Collage: the chosen partitions depend on each other in a cycle; restrict the specs to single-exit sub-graphs");
   return placement;

@@ -4,10 +4,12 @@
 // (search.h), phase 4 rewrites the chosen candidates "in parallel" (outline_partitions.h):
 // each candidate wrapped as Primitive becomes a call to a function with Primitive=1,
 // Compiler=<backend> and a unique global_symbol "<backend>_<n>", calling the Composite
-// functions nested in it; host candidates stay as they are. With `coalesce`, touching chosen partitions of one backend are merged first
-// whenever the merged sub-graph stays convex and the placement stays acyclic.
+// functions nested in it; host candidates stay as they are. Touching chosen partitions of one
+// backend that `coalesce` accepts are merged first whenever the merged sub-graph stays convex
+// and the placement stays acyclic.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,7 +26,8 @@ namespace collage {
 
 struct PartitionOptions {
   SearchOptions search;
-  bool coalesce = false;
+  // Which chosen partitions may be merged with touching ones of their backend; unset: none.
+  std::function<bool(const CandidatePartition&)> coalesce;
   bool explain = false;  // fill PartitionResult::explanation
 };
 

@@ -278,6 +278,28 @@ TEST_F(CliTest, PartitionPrintsThePlacementAndTheExplainTable) {
   EXPECT_NE(result.out.find("reference(multiply) + reference(nn.relu): "), std::string::npos) << result.out;
 }
 
+// A chain deeper than one candidate may be: the op-level search places it in several touching
+// partitions. Those of a backend that optimizes across ops (oneDNN keeps its blocked layouts
+// inside one partition) are merged into one; a code generator's stay apart.
+TEST_F(CliTest, PartitionMergesTouchingPartitionsOfBackendsThatOptimizeAcrossOps) {
+  if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
+  std::string body;
+  std::string previous = "%x";
+  for (int op = 0; op < 14; ++op) {
+    body += "  %" + std::to_string(op) + " = " + (op % 2 == 0 ? "nn.relu" : "tanh") + "(" + previous + ")\n";
+    previous = "%" + std::to_string(op);
+  }
+  const std::string model =
+      WriteModel("chain.cir", "def @main(%x: Tensor[(1, 64, 8, 8), f32]) {\n" + body + "  " + previous + "\n}\n");
+  const CliResult merged = Run({"partition", model, "--backends", "onednn", "--cost", "analytic"});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("\n  onednn_0  onednn  14 ops "), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find(" ms estimated, 1 partitions\n"), std::string::npos) << merged.out;
+  const CliResult apart = Run({"partition", model, "--backends", "native", "--cost", "analytic"});
+  ASSERT_EQ(apart.exit_code, 0) << apart.err;
+  EXPECT_NE(apart.out.find(" ms estimated, 3 partitions\n"), std::string::npos) << apart.out;
+}
+
 TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   const std::string model = WriteModel("m.cir", kTupleModel);
   const std::string plan = directory_.PathOf("m.plan");

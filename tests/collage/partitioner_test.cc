@@ -17,6 +17,8 @@
 namespace collage {
 namespace {
 
+bool MergeAll(const CandidatePartition&) { return true; }
+
 using collage_testing::Declare;
 
 struct Placed {
@@ -66,7 +68,8 @@ TEST(PartitionerTest, PartitionedRandomDagsComputeTheSameOutputs) {
     const Function original = testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 12));
     MockCostEstimator estimator(HashedCost);
     for (bool coalesce : {false, true}) {
-      const PartitionResult result = Partition(original, specs, estimator, {.search = {}, .coalesce = coalesce});
+      const PartitionResult result =
+          Partition(original, specs, estimator, {.search = {}, .coalesce = coalesce ? MergeAll : nullptr});
       const std::vector<Placed> partitions = Partitions(result.function);
       std::set<std::string> symbols;
       for (const Placed& placed : partitions) {
@@ -87,7 +90,7 @@ TEST(PartitionerTest, CoalescingMergesTouchingPartitionsOfOneBackend) {
   const std::vector<PartitionSpec> specs = {MakeOpPredicateSpec(Declare("a", {"nn.relu", "tanh", "exp"}), singletons)};
   MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition&) { return Cost::Seconds(1); });
   EXPECT_EQ(Partitions(Partition(chain, specs, estimator).function).size(), 3u);
-  const PartitionResult coalesced = Partition(chain, specs, estimator, {.search = {}, .coalesce = true});
+  const PartitionResult coalesced = Partition(chain, specs, estimator, {.search = {}, .coalesce = MergeAll});
   const std::vector<Placed> partitions = Partitions(coalesced.function);
   ASSERT_EQ(partitions.size(), 1u);
   EXPECT_EQ(partitions[0].ops, 3u);
@@ -123,7 +126,7 @@ TEST(PartitionerTest, PartitionFunctionsHoldTheirConstants) {
   const Function original = testing::MakeConvBiasRelu();
   AnalyticCostEstimator estimator({{"tvm", BackendPerformance{}}, {"host", BackendPerformance{}}});
   const PartitionResult result = Partition(original, {MakeCodeGeneratorSpec("tvm"), MakeHostSpec()}, estimator,
-                                           {.search = {}, .coalesce = true});
+                                           {.search = {}, .coalesce = MergeAll});
   size_t partitions = 0;
   for (const Expr& node : PostOrder(result.function->body, /*enter_functions=*/false)) {
     const auto* call = As<CallNode>(node);

@@ -30,19 +30,31 @@ double CopyBandwidth(CostDatabase& database) {
 }
 
 // The listed backends that optimize across the ops of a partition, in the listed order: the
-// graph-level search's region specs (each backend's spec is named after it).
+// backends whose touching partitions are merged, and the graph-level search's region specs
+// (each backend's spec is named after it).
 std::vector<std::string> RegionBackends(const std::vector<std::string>& backends) {
   std::vector<std::string> region;
   for (const std::string& name : backends) {
     if (BackendRegistry::Global().Get(name)->optimizes_across_ops()) region.push_back(name);
   }
+  return region;
+}
+
+// Merges touching partitions of `region_backends` (one oneDNN partition keeps its blocked
+// layouts between the ops, a graph runtime schedules them together).
+std::function<bool(const CandidatePartition&)> CoalesceRegions(std::vector<std::string> region_backends) {
+  return [region_backends = std::move(region_backends)](const CandidatePartition& partition) {
+    return std::find(region_backends.begin(), region_backends.end(), partition.backend()) != region_backends.end();
+  };
+}
+
+void CheckGraphStageRegions(const std::vector<std::string>& backends, const std::vector<std::string>& region) {
   if (region.empty()) {
     std::string listed;
     for (const std::string& name : backends) listed += (listed.empty() ? "" : ",") + name;
     throw Error("--search graph needs a backend that optimizes across the ops of a partition (a graph runtime "
                 "such as xnnpack, or onednn) among the backends (" + listed + " has none)");
   }
-  return region;
 }
 
 // The listed backends that run every op but take no regions (the native code generator): each
@@ -112,6 +124,7 @@ constexpr int kFinalMeasurementRounds = 25;
 void RunGraphStage(const Module& model, const PartitionRequest& request, const std::vector<PartitionSpec>& specs,
                    CostEstimator& estimator, const PartitionOptions& options, ModelPlacement& placement) {
   const std::vector<std::string> region_backends = RegionBackends(request.backends);
+  CheckGraphStageRegions(request.backends, region_backends);
   const std::vector<std::string> alone_backends = AloneBackends(request.backends, region_backends);
   ModelPlacement::GraphStage stage;
   stage.op_level_plan = placement.plan;
@@ -217,6 +230,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   ModelPlacement placement;
   PartitionOptions options;
   options.explain = true;
+  options.coalesce = CoalesceRegions(RegionBackends(request.backends));
   std::shared_ptr<CostEstimator>& estimator = placement.estimator;
   MeasuredCostEstimator* measured = nullptr;
   if (request.cost_model == "measured") {
