@@ -106,7 +106,7 @@ double Milliseconds(std::chrono::steady_clock::duration duration) {
 int Main(int argc, char** argv) {
   const Options options = ParseOptions(argc, argv);
   const BackendPtr backend = BackendRegistry::Global().Get("onednn");
-  const Module module = SimplifyInference()(ImportOnnxFile(options.model).module);
+  const Module module = StandardPipeline()(ImportOnnxFile(options.model).module);
   const Function function = module.main();
 
   const std::map<std::string, int> unsupported = UnsupportedOps(function, *backend);

@@ -166,7 +166,7 @@ ModelResult BenchModel(const std::string& model_name, const Options& options) {
   NamedTensors expected;
   try {
     model = ImportOnnxFile(base + ".onnx");
-    model->module = SimplifyInference()(model->module);
+    model->module = StandardPipeline()(model->module);
     arguments = ArgumentsByName(*model, ReadNpz(base + ".inputs.npz"));
     expected = ReadNpz(base + ".outputs.npz");
   } catch (const std::exception& error) {

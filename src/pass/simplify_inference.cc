@@ -2,7 +2,8 @@
 //
 //   bn(conv2d(x, W), gamma, beta, mean, var)  with W and the bn parameters constant and the
 //   conv used only by the bn  ->  bias_add(conv2d(x, W * s), beta - mean * s),
-//   s = gamma / sqrt(var + eps) per output channel. The same for nn.dense (s per output
+//   s = gamma / sqrt(var + eps) per output channel. The same for nn.conv2d_transpose (whose
+//   weights hold the output channels of each group on axis 1), for nn.dense (s per output
 //   feature) and for a bias_add between the producer and the bn.
 //   Any other bn  ->  x * s + (beta - mean * s), broadcast along the bn axis.
 #include <cmath>
@@ -49,6 +50,38 @@ std::optional<ChannelAffine> ConstantAffine(const CallNode& batch_norm) {
   return affine;
 }
 
+// Maps a flat index into a producer's weight tensor to the output channel it computes.
+// nn.conv2d and nn.dense hold one output channel per slice of axis 0; nn.conv2d_transpose
+// holds (in channels, out channels / groups, KH, KW), so group g's input channels
+// [g * I/G, (g + 1) * I/G) carry output channels [g * O/G, (g + 1) * O/G) on axis 1.
+struct WeightChannels {
+  int64_t slice = 1;               // elements per index of the channel axis
+  int64_t channels_in_slice = 1;   // extent of axis 1 (transposed) or 1
+  int64_t rows_per_group = 1;      // axis-0 indices per group (transposed) or 1
+  bool transposed = false;
+
+  static WeightChannels Of(const CallNode& producer, const Tensor& weight) {
+    WeightChannels map;
+    const Shape& shape = weight.shape();
+    map.transposed = producer.op()->name == "nn.conv2d_transpose";
+    if (!map.transposed) {
+      map.slice = weight.NumElements() / shape[0];
+      return map;
+    }
+    map.channels_in_slice = shape[1];
+    map.slice = shape[2] * shape[3];
+    map.rows_per_group = shape[0] / producer.attrs.GetInt("groups");
+    return map;
+  }
+
+  int64_t operator()(int64_t index) const {
+    if (!transposed) return index / slice;
+    const int64_t row = index / (slice * channels_in_slice);
+    const int64_t channel_in_group = (index / slice) % channels_in_slice;
+    return (row / rows_per_group) * channels_in_slice + channel_in_group;
+  }
+};
+
 class BatchNormFolder : public ExprMutator {
  public:
   explicit BatchNormFolder(const Function& function) {
@@ -88,7 +121,7 @@ class BatchNormFolder : public ExprMutator {
       pre_producer = As<CallNode>(pre_producer)->args[0];
       producer = bias_add->args[0];
     }
-    const bool is_conv = IsOpCall(producer, "nn.conv2d");
+    const bool is_conv = IsOpCall(producer, "nn.conv2d") || IsOpCall(producer, "nn.conv2d_transpose");
     const bool is_dense = IsOpCall(producer, "nn.dense");
     if ((!is_conv && !is_dense) || !HasSingleUser(pre_producer)) return nullptr;
     const auto* call = As<CallNode>(producer);
@@ -100,13 +133,14 @@ class BatchNormFolder : public ExprMutator {
     const int64_t axis = NormalizeAxis(post.attrs.GetInt("axis"), rank, "nn.batch_norm");
     if (axis != (is_conv ? 1 : rank - 1)) return nullptr;
     if (bias != nullptr && NormalizeAxis(bias_axis, rank, "nn.bias_add") != axis) return nullptr;
-    const int64_t channels = weight->shape()[0];
+    const int64_t channels = output_type->shape[static_cast<size_t>(axis)];
     if (channels != static_cast<int64_t>(affine.scale.size())) return nullptr;
 
+    const WeightChannels output_channel_of = WeightChannels::Of(*call, *weight);
     Tensor scaled_weight = weight->Clone();
-    const int64_t per_channel = weight->NumElements() / channels;
     for (int64_t i = 0; i < weight->NumElements(); ++i) {
-      scaled_weight.SetFromDouble(i, weight->GetAsDouble(i) * affine.scale[static_cast<size_t>(i / per_channel)]);
+      const double scale = affine.scale[static_cast<size_t>(output_channel_of(i))];
+      scaled_weight.SetFromDouble(i, weight->GetAsDouble(i) * scale);
     }
     Tensor new_bias = Tensor::Zeros(DType::kF32, {channels});
     for (int64_t c = 0; c < channels; ++c) {

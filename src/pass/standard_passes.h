@@ -24,4 +24,8 @@ Pass EliminateCommonSubexpr();
 // become unreachable and disappear. opt level 1.
 Pass DeadCodeElimination();
 
+// What runs between import and placement (DESIGN §2), in this order: InferTypePass,
+// SimplifyInference, FoldConstant, EliminateCommonSubexpr, DeadCodeElimination, InferTypePass.
+Pass StandardPipeline();
+
 }  // namespace collage

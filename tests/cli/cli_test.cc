@@ -263,6 +263,33 @@ TEST_F(CliTest, ImportPrintsParseableText) {
   EXPECT_EQ(ReadFile(output_path), result.out);
 }
 
+// run, partition and bench place the model after the standard passes (DESIGN §2): the batch
+// norm is folded into the transposed convolution's weights and a bias, the dropout removed.
+// import prints the model as loaded, and run --check compares with it.
+TEST_F(CliTest, PlacementRunsTheStandardPassesFirst) {
+  const std::string model = WriteModel("bn.cir", R"(def @main(%x: Tensor[(1, 2, 3, 3), f32]) {
+  %w = constant([1.0, -0.5, 0.25, 2.0, 0.5, 1.5, -1.0, 0.75, 0.0, 1.0, 0.5, -2.0, 1.0, 0.25, -0.5, 1.0,
+                 0.5, 0.5, -1.5, 2.0, 1.0, 0.0, 1.0, -0.25, 0.5, 1.0, 2.0, -1.0, 0.5, 0.25, 1.0, -0.5,
+                 1.0, 0.5, 1.5, -2.0], Tensor[(2, 2, 3, 3), f32])
+  %0 = nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1])
+  %c = constant([1.5, 0.5], Tensor[(2), f32])
+  %1 = nn.batch_norm(%0, %c, %c, constant([0.25, -1.0], Tensor[(2), f32]), %c)
+  nn.dropout(nn.relu(%1))
+}
+)");
+  const CliResult placed = Run({"partition", model, "--backends", "reference", "--cost", "analytic"});
+  ASSERT_EQ(placed.exit_code, 0) << placed.err;
+  EXPECT_NE(placed.out.find("3 ops (nn.conv2d_transpose+nn.bias_add+nn.relu)"), std::string::npos) << placed.out;
+  EXPECT_EQ(placed.out.find("nn.batch_norm"), std::string::npos) << placed.out;
+  const CliResult checked = Run({"run", model, "--backends", "native", "--check"});
+  ASSERT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_NE(checked.out.find("max abs error: "), std::string::npos) << checked.out;
+  const CliResult imported = Run({"import", model});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("nn.batch_norm"), std::string::npos) << imported.out;
+  EXPECT_NE(imported.out.find("nn.dropout"), std::string::npos) << imported.out;
+}
+
 TEST_F(CliTest, PartitionPrintsThePlacementAndTheExplainTable) {
   const std::string model = WriteModel("m.cir", kTupleModel);
   const CliResult result = Run({"partition", model, "--backends", "reference", "--cost", "analytic"});

@@ -122,6 +122,27 @@ TEST(SimplifyInferenceTest, FoldsBatchNormIntoDense) {
   EXPECT_EQ(CountCalls(simplified, "nn.dense"), 1);
 }
 
+// conv2d_transpose weights are (in, out / groups, KH, KW): with two groups of two input
+// channels each, output channel 3 is axis-1 index 1 of input rows 2 and 3. A scale applied per
+// axis-0 row (as for conv2d) would give other outputs, which the interpreter would catch.
+TEST(SimplifyInferenceTest, FoldsBatchNormIntoGroupedTransposedConvWeights) {
+  for (bool with_bias : {false, true}) {
+    Var x = MakeVar("x", F32({1, 4, 3, 3}));
+    Expr conv = CallOp("nn.conv2d_transpose", {x, MakeConstant(Tensor::Random(DType::kF32, {4, 2, 3, 3}, 3))},
+                       {{"strides", std::vector<int64_t>{2, 2}},
+                        {"padding", std::vector<int64_t>{1, 1, 1, 1}},
+                        {"groups", int64_t{2}}});
+    Expr producer = with_bias ? Expr(CallOp("nn.bias_add", {conv, ConstantOf({0.1f, 0.2f, 0.3f, 0.4f}, {4})})) : conv;
+    Expr bn = CallOp("nn.batch_norm", {producer, ConstantOf({1.5f, 0.5f, 3, 2}, {4}), ConstantOf({0, 1, -1, 0.5f}, {4}),
+                                       ConstantOf({0.2f, -0.1f, 0, 1}, {4}), ConstantOf({1, 2, 0.5f, 4}, {4})});
+    Function simplified = RunAndCheckPreserved(SimplifyInference(), MakeFunction({x}, bn), 1e-4);
+    EXPECT_EQ(CountCalls(simplified, "nn.batch_norm"), 0);
+    EXPECT_EQ(CountCalls(simplified, "nn.conv2d_transpose"), 1);
+    EXPECT_EQ(CountCalls(simplified, "nn.bias_add"), 1);
+    EXPECT_EQ(CountCalls(simplified, "multiply"), 0) << "folded into the weights, not decomposed";
+  }
+}
+
 TEST(SimplifyInferenceTest, NonConstantParametersDecompose) {
   Var x = MakeVar("x", F32({2, 3, 2}));
   Var gamma = MakeVar("gamma", F32({3}));

@@ -13,6 +13,7 @@
 #include "ir/type.h"
 #include "model_loader.h"
 #include "named_values.h"
+#include "pass/standard_passes.h"
 #include "plan_file.h"
 #include "runtime/compare.h"
 #include "runtime/executor.h"
@@ -79,7 +80,8 @@ int RunRunCommand(const ParsedArguments& arguments) {
   const uint64_t threads = ThreadsArgument(arguments);
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
 
-  const Module module = LoadModel(arguments.positional);
+  const Module loaded = LoadModel(arguments.positional);
+  const Module module = StandardPipeline()(loaded);
   const Function& main = module.main();
   const std::optional<std::string> inputs_path = arguments.Value("--inputs");
   const std::vector<Value> inputs =
@@ -103,7 +105,8 @@ int RunRunCommand(const ParsedArguments& arguments) {
   if (const std::optional<std::string> outputs_path = arguments.Value("--outputs")) WriteNpz(*outputs_path, outputs);
 
   if (arguments.Has("--check")) {
-    const Comparison comparison = CompareValues(result, Evaluate(main, inputs));
+    // The oracle is the model as loaded, so the standard passes are checked too.
+    const Comparison comparison = CompareValues(result, Evaluate(loaded.main(), inputs));
     std::cout << "max abs error: " << comparison.max_abs_error << ", max rel error: " << comparison.max_rel_error
               << std::endl;
     if (!comparison.ok()) {

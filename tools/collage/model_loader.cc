@@ -4,6 +4,7 @@
 
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/parser.h"
+#include "pass/standard_passes.h"
 #include "support/error.h"
 
 namespace collage::cli {
@@ -16,5 +17,7 @@ Module LoadModel(const std::string& path) {
   if (std::filesystem::path(path).extension() == ".onnx") return ImportOnnxFile(path).module;
   return ParseModuleFile(path);
 }
+
+Module LoadModelForPlacement(const std::string& path) { return StandardPipeline()(LoadModel(path)); }
 
 }  // namespace collage::cli

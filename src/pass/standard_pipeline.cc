@@ -1,0 +1,11 @@
+#include "pass/standard_passes.h"
+
+namespace collage {
+
+Pass StandardPipeline() {
+  return Pass::Sequential({InferTypePass(), SimplifyInference(), FoldConstant(), EliminateCommonSubexpr(),
+                           DeadCodeElimination(), InferTypePass()},
+                          "StandardPipeline");
+}
+
+}  // namespace collage
