@@ -10,10 +10,11 @@
 namespace collage::xnnpack {
 namespace {
 
-// The output-channel axis of a conv2d (1) or dense (last) call; nullopt for other calls.
+// The output-channel axis of a conv2d or conv2d_transpose (1) or dense (last) call; nullopt
+// for other calls.
 std::optional<size_t> ChannelAxis(const CallNode& call) {
   if (!call.op()) return std::nullopt;
-  if (call.op()->name == "nn.conv2d") return 1;
+  if (call.op()->name == "nn.conv2d" || call.op()->name == "nn.conv2d_transpose") return 1;
   if (call.op()->name == "nn.dense") return AsTensorType(call.checked_type())->shape.size() - 1;
   return std::nullopt;
 }

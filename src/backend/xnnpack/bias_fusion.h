@@ -1,4 +1,4 @@
-// Bias folding: an nn.conv2d or nn.dense call whose only user adds a constant that varies
+// Bias folding: an nn.conv2d, nn.conv2d_transpose or nn.dense call whose only user adds a constant that varies
 // only along the output channels (nn.bias_add, or add with a [O, 1, 1] / [O] constant) is
 // defined as one XNNPACK node with that bias, and the add disappears. XNNPACK then fuses a
 // following relu / clip into the same node itself.

@@ -1,6 +1,7 @@
 // nn.conv2d (XNNPACK convolution_2d with OHWI filters, or depthwise_convolution_2d with 1HWO
-// filters when every group has one input channel) and nn.dense (fully_connected with the IR's
-// [units, K] weight). Weights must be constants: XNNPACK packs them when the runtime is created.
+// filters when every group has one input channel), nn.conv2d_transpose (deconvolution_2d with
+// OHWI filters per group) and nn.dense (fully_connected with the IR's [units, K] weight).
+// Weights must be constants: XNNPACK packs them when the runtime is created.
 // A bias folded by bias_fusion.h becomes the node's bias.
 
 #include "backend/xnnpack/layout.h"
@@ -60,6 +61,42 @@ void DefineConv2D(SubgraphBuilder& builder, const CallNode& call) {
                                           kNoOutputMin, kNoOutputMax, input, filter, bias, output, 0),
                 "defining nn.conv2d");
   }
+}
+
+std::string Conv2DTransposeRule(const CallNode& call) {
+  if (std::string reason = WeightReason(call); !reason.empty()) return reason;
+  const std::vector<int64_t>& strides = call.attrs.GetInts("strides");
+  const std::vector<int64_t>& output_padding = call.attrs.GetInts("output_padding");
+  for (size_t axis = 0; axis < 2; ++axis) {
+    if (output_padding[axis] >= strides[axis]) {
+      return "output_padding " + std::to_string(output_padding[axis]) + " is not below the stride " +
+             std::to_string(strides[axis]) + " (XNNPACK's adjustment must be)";
+    }
+  }
+  return "";
+}
+
+void DefineConv2DTranspose(SubgraphBuilder& builder, const CallNode& call) {
+  const Tensor& weight = ConstantWeight(call);
+  const Shape& kernel = weight.shape();  // I, O / groups, KH, KW
+  const int64_t groups = call.attrs.GetInt("groups");
+  const int64_t group_inputs = kernel[0] / groups;
+  const std::vector<int64_t>& strides = call.attrs.GetInts("strides");
+  const std::vector<int64_t>& dilation = call.attrs.GetInts("dilation");
+  const std::vector<int64_t>& pad = call.attrs.GetInts("padding");  // top, left, bottom, right
+  const std::vector<int64_t>& output_padding = call.attrs.GetInts("output_padding");
+  const uint32_t input = builder.ValueOf(call.args[0]);
+  const uint32_t bias = DefineBias(builder, call);
+  const uint32_t filter = builder.DefineStatic(TransposedConvolutionToOhwi(weight, groups),
+                                               {groups * kernel[1], kernel[2], kernel[3], group_inputs});
+  const uint32_t output = builder.DefineResult(call);
+  CheckStatus(xnn_define_deconvolution_2d(builder.subgraph(), U32(pad[0]), U32(pad[3]), U32(pad[2]), U32(pad[1]),
+                                          U32(output_padding[0]), U32(output_padding[1]), U32(kernel[2]),
+                                          U32(kernel[3]), U32(strides[0]), U32(strides[1]), U32(dilation[0]),
+                                          U32(dilation[1]), U32(groups), static_cast<size_t>(group_inputs),
+                                          static_cast<size_t>(kernel[1]), kNoOutputMin, kNoOutputMax, input, filter,
+                                          bias, output, 0),
+              "defining nn.conv2d_transpose");
 }
 
 std::string DenseRule(const CallNode& call) {

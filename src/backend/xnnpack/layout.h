@@ -31,6 +31,9 @@ std::vector<float> ToSubgraphLayout(const Tensor& tensor);
 
 // Convolution weights OIHW -> OHWI (dense and grouped convolution filters).
 std::vector<float> OihwToOhwi(const Tensor& weight);
+// Transposed-convolution weights (I, O / groups, KH, KW) -> (groups * O / groups, KH, KW,
+// I / groups): each group's output channels with their taps and the group's input channels.
+std::vector<float> TransposedConvolutionToOhwi(const Tensor& weight, int64_t groups);
 // Depthwise weights (C * multiplier, 1, KH, KW) -> 1HWO (XNNPACK's depthwise filter layout).
 std::vector<float> OihwToDepthwise1hwo(const Tensor& weight);
 

@@ -8,6 +8,7 @@ namespace {
 const std::map<std::string, OpEntry>& Table() {
   static const std::map<std::string, OpEntry> table = {
       {"nn.conv2d", {Conv2DRule, DefineConv2D}},
+      {"nn.conv2d_transpose", {Conv2DTransposeRule, DefineConv2DTranspose}},
       {"nn.dense", {DenseRule, DefineDense}},
       {"nn.max_pool2d", {WindowPoolRule, DefineMaxPool2D}},
       {"nn.avg_pool2d", {WindowPoolRule, DefineAvgPool2D}},

@@ -31,6 +31,8 @@ std::vector<std::string> MappedOpNames();
 // The family files' entries.
 std::string Conv2DRule(const CallNode& call);
 void DefineConv2D(SubgraphBuilder& builder, const CallNode& call);
+std::string Conv2DTransposeRule(const CallNode& call);
+void DefineConv2DTranspose(SubgraphBuilder& builder, const CallNode& call);
 std::string DenseRule(const CallNode& call);
 void DefineDense(SubgraphBuilder& builder, const CallNode& call);
 

@@ -25,6 +25,7 @@ BackendPerformance XnnpackBackend::Performance() const {
   performance.default_efficiency = 0.3;
   performance.op_efficiency = {
       {"nn.conv2d", 0.6},
+      {"nn.conv2d_transpose", 0.5},
       {"nn.dense", 0.5},
       {"nn.max_pool2d", 0.3},
       {"nn.avg_pool2d", 0.3},

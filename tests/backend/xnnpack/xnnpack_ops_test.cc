@@ -52,6 +52,38 @@ INSTANTIATE_TEST_SUITE_P(
                       ConvCase{"pointwise", {1, 17, 5, 6}, {9, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1}}),
     [](const ::testing::TestParamInfo<ConvCase>& info) { return std::string(info.param.name); });
 
+struct TransposedConvCase {
+  const char* name;
+  Shape input;
+  Shape weight;  // in channels, out channels / groups, KH, KW
+  Attrs attrs;
+};
+
+class XnnpackConv2DTransposeTest : public ::testing::TestWithParam<TransposedConvCase> {};
+
+TEST_P(XnnpackConv2DTransposeTest, MatchesReference) {
+  const TransposedConvCase& c = GetParam();
+  const Function function = Unary(
+      c.input, [&](const Var& x) { return CallOp("nn.conv2d_transpose", {x, RandomConstant(c.weight, 5)}, c.attrs); });
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), function));
+}
+
+using Ints = std::vector<int64_t>;
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, XnnpackConv2DTransposeTest,
+    ::testing::Values(
+        TransposedConvCase{"plain_3x3", {1, 3, 5, 4}, {3, 5, 3, 3}, {}},
+        // DCGAN's layers: a 1x1 input to 4x4, then stride 2 with padding 1.
+        TransposedConvCase{"dcgan_first", {1, 10, 1, 1}, {10, 8, 4, 4}, {}},
+        TransposedConvCase{"dcgan_upsample", {1, 6, 4, 4}, {6, 3, 4, 4},
+                           {{"strides", Ints{2, 2}}, {"padding", Ints{1, 1, 1, 1}}}},
+        TransposedConvCase{"asymmetric_padding_output_padding", {2, 4, 5, 6}, {4, 2, 3, 2},
+                           {{"strides", Ints{3, 2}}, {"padding", Ints{0, 1, 2, 0}}, {"output_padding", Ints{2, 1}}}},
+        TransposedConvCase{"dilated", {1, 2, 6, 5}, {2, 3, 3, 3},
+                           {{"dilation", Ints{2, 3}}, {"padding", Ints{1, 1, 1, 1}}}},
+        TransposedConvCase{"grouped", {1, 6, 4, 5}, {6, 2, 3, 3}, {{"groups", int64_t{3}}, {"strides", Ints{2, 2}}}}),
+    [](const ::testing::TestParamInfo<TransposedConvCase>& info) { return std::string(info.param.name); });
+
 TEST(XnnpackOpsTest, Dense) {
   Var x = MakeVar("x", F32({3, 13}));
   EXPECT_TRUE(

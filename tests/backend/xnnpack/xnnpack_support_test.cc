@@ -139,6 +139,15 @@ class CallGenerator {
       attrs.Set("groups", groups);
       return CallOp(op, {data, ParamOrConstant({out_channels, in_channels / groups, Int(1, 3), Int(1, 3)})}, attrs);
     }
+    if (op == "nn.conv2d_transpose") {
+      const int64_t groups = Int(1, 3);
+      const int64_t in_channels = groups * Int(1, 3);
+      const Expr data = Param({Int(1, 2), in_channels, Int(2, 6), Int(2, 6)});
+      Attrs attrs = WindowAttrs(3, 3);
+      attrs.Set("groups", groups);
+      attrs.Set("output_padding", Ints{Int(0, 2), Int(0, 2)});
+      return CallOp(op, {data, ParamOrConstant({in_channels, Int(1, 3), Int(1, 3), Int(1, 3)})}, attrs);
+    }
     if (op == "nn.dense") {
       const size_t rank = static_cast<size_t>(Int(1, 4));
       Shape shape = RandomShape(rank);
