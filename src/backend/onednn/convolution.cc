@@ -1,48 +1,92 @@
-// nn.conv2d as one oneDNN convolution: activations and weights in the layouts it prefers
-// (format_tag::any; constant weights are reordered once at compile time), groups as a 5-D
-// goihw weight view, the bias and the post-ops of its epilogue fused.
+// nn.conv2d as one oneDNN convolution and nn.conv2d_transpose as one oneDNN deconvolution:
+// activations and weights in the layouts they prefer (format_tag::any; constant weights are
+// reordered once at compile time), groups as a 5-D weight view, the bias and the post-ops of
+// the epilogue fused.
 #include "op/nn_common.h"
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
+namespace {
 
-void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
-  const int data = call.inputs[0];
-  const int weight = call.inputs[1];
-  const Shape& data_shape = lowering.value(data).shape;
-  const Shape& weight_shape = lowering.value(weight).shape;
-  if (data_shape.size() != 4) lowering.Fail("nn.conv2d on " + std::to_string(data_shape.size()) + "-D data (NCHW only)");
-  const Window2D window = GetWindow2D(call.call->attrs);
-  const int64_t groups = call.call->attrs.GetInt("groups");
-  const int64_t out_channels = weight_shape[0];
-
-  // (G, O/G, I/G, KH, KW) with groups, (O, I, KH, KW) without.
-  Shape weight_dims = weight_shape;
-  if (groups > 1) {
-    weight_dims = {groups, out_channels / groups, weight_shape[1], weight_shape[2], weight_shape[3]};
+// The weight tensor as oneDNN's (O, I, KH, KW) or, with groups, (G, O/G, I/G, KH, KW) view.
+// conv2d weights are (O, I/G, KH, KW) row-major, so the view is plain; conv2d_transpose
+// weights are (I, O/G, KH, KW), so the view swaps the strides of the two channel axes.
+memory::desc WeightView(const Shape& weight_shape, int64_t groups, bool transposed) {
+  const memory::dim kernel_height = weight_shape[2];
+  const memory::dim kernel_width = weight_shape[3];
+  const memory::dim taps = kernel_height * kernel_width;
+  if (!transposed) {
+    if (groups == 1) return PlainDesc(weight_shape);
+    return PlainDesc({groups, weight_shape[0] / groups, weight_shape[1], kernel_height, kernel_width});
   }
-  const auto any = memory::format_tag::any;
-  const auto f32 = memory::data_type::f32;
-  const memory::desc src_any(ToDims(data_shape), f32, any);
-  const memory::desc weights_any(ToDims(weight_dims), f32, any);
-  const memory::desc bias_any = epilogue.bias >= 0 ? memory::desc({out_channels}, f32, any) : memory::desc();
-  const memory::desc dst_any(ToDims(lowering.value(call.output).shape), f32, any);
-  const memory::dims strides = {window.strides[0], window.strides[1]};
-  const memory::dims dilation = {window.dilation[0] - 1, window.dilation[1] - 1};  // oneDNN counts the gaps
-  const memory::dims pad_begin = {window.pad_begin[0], window.pad_begin[1]};
-  const memory::dims pad_end = {window.pad_end[0], window.pad_end[1]};
-  const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                             src_any, weights_any, bias_any, dst_any, strides, dilation, pad_begin,
-                                             pad_end);
-  const dnnl::convolution_forward::primitive_desc primitive(desc, MakeAttr(epilogue), lowering.engine());
+  const memory::dim group_outputs = weight_shape[1];
+  const memory::dim group_inputs = weight_shape[0] / groups;
+  const memory::dims tap_strides = {kernel_width, 1};
+  if (groups == 1) {
+    return memory::desc({group_outputs, group_inputs, kernel_height, kernel_width}, memory::data_type::f32,
+                        memory::dims{taps, group_outputs * taps, kernel_width, 1});
+  }
+  return memory::desc({groups, group_outputs, group_inputs, kernel_height, kernel_width}, memory::data_type::f32,
+                      memory::dims{group_inputs * group_outputs * taps, taps, group_outputs * taps, kernel_width, 1});
+}
 
+template <typename PrimitiveDesc>
+std::unordered_map<int, memory> Arguments(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue,
+                                          const PrimitiveDesc& primitive, const memory::desc& weight_view,
+                                          int64_t out_channels) {
   std::unordered_map<int, memory> args;
-  args[DNNL_ARG_SRC] = lowering.Get(data, primitive.src_desc());
-  args[DNNL_ARG_WEIGHTS] = lowering.GetViewed(weight, PlainDesc(weight_dims), primitive.weights_desc());
+  args[DNNL_ARG_SRC] = lowering.Get(call.inputs[0], primitive.src_desc());
+  args[DNNL_ARG_WEIGHTS] = lowering.GetViewed(call.inputs[1], weight_view, primitive.weights_desc());
   if (epilogue.bias >= 0) {
     args[DNNL_ARG_BIAS] = lowering.GetViewed(epilogue.bias, PlainDesc({out_channels}), primitive.bias_desc());
   }
   args[DNNL_ARG_DST] = PrepareDestination(lowering, epilogue, primitive.dst_desc());
+  return args;
+}
+
+}  // namespace
+
+void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
+  const bool transposed = call.op == "nn.conv2d_transpose";
+  const Shape& data_shape = lowering.value(call.inputs[0]).shape;
+  const Shape& weight_shape = lowering.value(call.inputs[1]).shape;
+  const Shape& output_shape = lowering.value(call.output).shape;
+  if (data_shape.size() != 4) {
+    lowering.Fail(call.op + " on " + std::to_string(data_shape.size()) + "-D data (NCHW only)");
+  }
+  const Window2D window = GetWindow2D(call.call->attrs);
+  const int64_t groups = call.call->attrs.GetInt("groups");
+  const int64_t out_channels = output_shape[1];
+  const memory::desc weight_view = WeightView(weight_shape, groups, transposed);
+
+  const auto any = memory::format_tag::any;
+  const auto f32 = memory::data_type::f32;
+  const memory::desc src_any(ToDims(data_shape), f32, any);
+  const memory::desc weights_any(weight_view.dims(), f32, any);
+  const memory::desc bias_any = epilogue.bias >= 0 ? memory::desc({out_channels}, f32, any) : memory::desc();
+  const memory::desc dst_any(ToDims(output_shape), f32, any);
+  const memory::dims strides = {window.strides[0], window.strides[1]};
+  const memory::dims dilation = {window.dilation[0] - 1, window.dilation[1] - 1};  // oneDNN counts the gaps
+  const memory::dims pad_begin = {window.pad_begin[0], window.pad_begin[1]};
+  memory::dims pad_end = {window.pad_end[0], window.pad_end[1]};
+  const dnnl::primitive_attr attr = MakeAttr(epilogue);
+  if (transposed) {
+    // The output padding extends the output at the end: less padding cut off there.
+    const std::vector<int64_t>& output_padding = call.call->attrs.GetInts("output_padding");
+    for (size_t axis = 0; axis < 2; ++axis) pad_end[axis] -= output_padding[axis];
+    const dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                 dnnl::algorithm::deconvolution_direct, src_any, weights_any, bias_any,
+                                                 dst_any, strides, dilation, pad_begin, pad_end);
+    const dnnl::deconvolution_forward::primitive_desc primitive(desc, attr, lowering.engine());
+    auto args = Arguments(lowering, call, epilogue, primitive, weight_view, out_channels);
+    lowering.AddStep(dnnl::deconvolution_forward(primitive), std::move(args));
+    return;
+  }
+  const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                             src_any, weights_any, bias_any, dst_any, strides, dilation, pad_begin,
+                                             pad_end);
+  const dnnl::convolution_forward::primitive_desc primitive(desc, attr, lowering.engine());
+  auto args = Arguments(lowering, call, epilogue, primitive, weight_view, out_channels);
   lowering.AddStep(dnnl::convolution_forward(primitive), std::move(args));
 }
 

@@ -48,7 +48,7 @@ int AddendOf(const FlatPartition& partition, const FlatCall& call, int current) 
 }  // namespace
 
 Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel_axis,
-                         const std::vector<bool>& fused_elsewhere) {
+                         const std::vector<bool>& fused_elsewhere, bool with_post_ops) {
   Epilogue epilogue;
   epilogue.result = partition.calls[anchor].output;
   bool has_sum = false;
@@ -61,6 +61,8 @@ Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel
                          : -1;
     if (bias >= 0) {
       epilogue.bias = bias;
+    } else if (!with_post_ops) {
+      break;
     } else if (const int addend = has_sum ? -1 : AddendOf(partition, call, epilogue.result); addend >= 0) {
       epilogue.post_ops.push_back({true, {}, addend});
       has_sum = true;

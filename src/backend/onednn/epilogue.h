@@ -33,9 +33,10 @@ struct Epilogue {
 
 // The epilogue of call `anchor`, whose result has its channels on axis `channel_axis`
 // (1 for NCHW convolutions, the last axis for products; -1: no bias can be fused). It stops
-// before a call that `fused_elsewhere` says belongs to another anchor's epilogue.
+// before a call that `fused_elsewhere` says belongs to another anchor's epilogue, and after
+// the bias unless `with_post_ops`.
 Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel_axis,
-                         const std::vector<bool>& fused_elsewhere);
+                         const std::vector<bool>& fused_elsewhere, bool with_post_ops = true);
 
 dnnl::primitive_attr MakeAttr(const Epilogue& epilogue);
 

@@ -69,6 +69,7 @@ BackendPerformance OnednnBackend::Performance() const {
   performance.default_efficiency = 0.3;
   performance.op_efficiency = {
       {"nn.conv2d", 0.75},       {"nn.dense", 0.7},      {"nn.matmul", 0.65},    {"nn.batch_matmul", 0.6},
+      {"nn.conv2d_transpose", 0.4},
       {"nn.max_pool2d", 0.5},    {"nn.avg_pool2d", 0.5}, {"nn.softmax", 0.4},    {"nn.layer_norm", 0.4},
       {"nn.batch_norm", 0.5},    {"concatenate", 0.5},   {"reshape", 1.0},       {"flatten", 1.0},
   };

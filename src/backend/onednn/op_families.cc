@@ -7,6 +7,7 @@ namespace collage::onednn {
 std::optional<OpFamily> FamilyOf(const std::string& op) {
   static const std::map<std::string, OpFamily> families = {
       {"nn.conv2d", OpFamily::kConvolution},
+      {"nn.conv2d_transpose", OpFamily::kConvolution},
       {"nn.dense", OpFamily::kMatmul},
       {"nn.matmul", OpFamily::kMatmul},
       {"nn.batch_matmul", OpFamily::kMatmul},

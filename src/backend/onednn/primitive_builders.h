@@ -8,7 +8,8 @@
 
 namespace collage::onednn {
 
-// convolution.cc: nn.conv2d with groups, dilation, asymmetric padding, strides and an epilogue.
+// convolution.cc: nn.conv2d and nn.conv2d_transpose with groups, dilation, asymmetric padding,
+// strides (and output padding) and an epilogue.
 void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue);
 // matmul.cc: nn.dense, nn.matmul and nn.batch_matmul with an epilogue.
 void LowerMatmul(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue);

@@ -56,6 +56,45 @@ def @main(%x: Tensor[(1, 16, 7, 7), f32]) {
                                                                        {{16, 1, 3, 3}})));
 }
 
+// Transposed convolutions: DCGAN's stride-2 upsampling with its folded bias and relu fused,
+// output padding (less padding cut off at the end, below zero without padding), groups with
+// dilation (the weight view swaps the channel axes within each group), and variable weights.
+TEST_F(OnednnFusionTest, TransposedConvolutions) {
+  const std::vector<std::pair<std::string, std::vector<Shape>>> cases = {
+      {R"(
+def @main(%x: Tensor[(1, 6, 4, 4), f32]) {
+  %0 = constant(meta[0], Tensor[(6, 5, 4, 4), f32])
+  %1 = nn.conv2d_transpose(%x, %0, strides=[2, 2], padding=[1, 1, 1, 1])
+  %b = constant(meta[1], Tensor[(5), f32])
+  nn.relu(nn.bias_add(%1, %b))
+}
+)",
+       {{6, 5, 4, 4}, {5}}},
+      {R"(
+def @main(%x: Tensor[(2, 3, 5, 4), f32]) {
+  %0 = constant(meta[0], Tensor[(3, 4, 3, 2), f32])
+  nn.conv2d_transpose(%x, %0, strides=[3, 2], padding=[1, 0, 2, 1], output_padding=[2, 1])
+}
+)",
+       {{3, 4, 3, 2}}},
+      {R"(
+def @main(%x: Tensor[(1, 6, 5, 6), f32]) {
+  %0 = constant(meta[0], Tensor[(6, 2, 3, 3), f32])
+  tanh(nn.conv2d_transpose(%x, %0, groups=3, dilation=[2, 1], strides=[1, 2], padding=[1, 1, 0, 1]))
+}
+)",
+       {{6, 2, 3, 3}}},
+  };
+  for (const auto& [text, constants] : cases) {
+    EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(text, constants))) << text;
+  }
+  EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(R"(
+def @main(%x: Tensor[(1, 4, 3, 3), f32], %w: Tensor[(4, 2, 2, 2), f32]) {
+  nn.conv2d_transpose(%x, %w, strides=[2, 2], output_padding=[1, 1])
+}
+)")));
+}
+
 TEST_F(OnednnFusionTest, ConvolutionWithVariableWeights) {
   EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(R"(
 def @main(%x: Tensor[(1, 4, 6, 6), f32], %w: Tensor[(6, 4, 1, 1), f32]) {
@@ -149,6 +188,12 @@ def @main(%x: Tensor[(1, 8, 4, 4), f32]) {
   const onednn::Epilogue second = onednn::CollectEpilogue(partition, 2, 1, fused);
   EXPECT_EQ(second.calls, (std::vector<int>{3}));
   EXPECT_TRUE(second.post_ops.empty());
+  // Without post-ops (deconvolutions) the epilogue ends after the bias.
+  const onednn::Epilogue bias_only =
+      onednn::CollectEpilogue(partition, 0, 1, std::vector<bool>(partition.calls.size(), false), false);
+  EXPECT_EQ(bias_only.bias, partition.calls[1].inputs[1]);
+  EXPECT_TRUE(bias_only.post_ops.empty());
+  EXPECT_EQ(bias_only.calls, (std::vector<int>{1}));
 }
 
 TEST_F(OnednnFusionTest, CompiledExecutableIsReusableOnNewInputs) {
