@@ -1,7 +1,9 @@
 // Element-wise ops: a unary op with an eltwise algorithm runs on its input's current layout;
 // binary arithmetic (and nn.bias_add) is one oneDNN binary primitive: an operand of the full
-// result shape is read in the other full operand's layout, a broadcast operand as a plain
-// tensor with 1s on its broadcast axes.
+// result shape is read in the other full operand's layout (described exactly as that one:
+// oneDNN deems layouts that differ only in the strides of extent-1 axes equal, but its jit
+// binary kernels then refuse the pair and its reference kernel is ~100x slower), a broadcast
+// operand as a plain tensor with 1s on its broadcast axes.
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -72,8 +74,9 @@ void LowerBinary(Lowering& lowering, const FlatCall& call) {
   const bool same_shape = lowering.value(full).shape == out;
   // Blocked layouts when both operands have the result's shape; plain ones around broadcasting.
   memory src0 = same_shape ? lowering.Home(full) : lowering.GetViewed(full, PlainDesc(PadToRank(lowering.value(full).shape, rank)));
-  memory src1 = lowering.value(other).shape == out ? lowering.Get(other, src0.get_desc())
-                                   : lowering.GetViewed(other, PlainDesc(PadToRank(other_shape, rank)));
+  memory src1 = lowering.value(other).shape == out
+                    ? lowering.View(lowering.Get(other, src0.get_desc()), src0.get_desc())
+                    : lowering.GetViewed(other, PlainDesc(PadToRank(other_shape, rank)));
   const memory::desc dst_any(ToDims(out), memory::data_type::f32, memory::format_tag::any);
   dnnl::binary::primitive_desc primitive;
   try {

@@ -2,7 +2,11 @@
 // nn.dropout) cost nothing: the result is a view of the input's plain data. A transpose is
 // one reorder from a permuted-strides view of the plain input (done at compile time for a
 // constant). Concatenation is one oneDNN concat over the inputs' current layouts (plain ones
-// when those cannot be mixed).
+// when those cannot be mixed); of plain inputs it writes a plain result (left to choose, oneDNN
+// may permute extent-1 axes, a layout later binary primitives only run in their slow
+// reference kernel).
+#include <algorithm>
+
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -42,7 +46,13 @@ void LowerConcat(Lowering& lowering, const FlatCall& call) {
       sources.push_back(plain ? lowering.GetPlain(input) : lowering.Home(input));
       descs.push_back(sources.back().get_desc());
     }
-    const dnnl::concat::primitive_desc primitive(static_cast<int>(axis), descs, lowering.engine());
+    const memory::desc plain_result = PlainDesc(lowering.value(call.output).shape);
+    const bool all_plain = std::all_of(descs.begin(), descs.end(), [&](const memory::desc& desc) {
+      return desc == PlainDesc(desc.dims());
+    });
+    const dnnl::concat::primitive_desc primitive =
+        all_plain ? dnnl::concat::primitive_desc(plain_result, static_cast<int>(axis), descs, lowering.engine())
+                  : dnnl::concat::primitive_desc(static_cast<int>(axis), descs, lowering.engine());
     return std::make_pair(sources, primitive);
   };
   std::vector<memory> sources;
