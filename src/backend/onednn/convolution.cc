@@ -30,35 +30,37 @@ memory::desc WeightView(const Shape& weight_shape, int64_t groups, bool transpos
                       memory::dims{group_inputs * group_outputs * taps, taps, group_outputs * taps, kernel_width, 1});
 }
 
-template <typename PrimitiveDesc>
-std::unordered_map<int, memory> Arguments(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue,
-                                          const PrimitiveDesc& primitive, const memory::desc& weight_view,
-                                          int64_t out_channels) {
-  std::unordered_map<int, memory> args;
-  args[DNNL_ARG_SRC] = lowering.Get(call.inputs[0], primitive.src_desc());
-  args[DNNL_ARG_WEIGHTS] = lowering.GetViewed(call.inputs[1], weight_view, primitive.weights_desc());
-  if (epilogue.bias >= 0) {
-    args[DNNL_ARG_BIAS] = lowering.GetViewed(epilogue.bias, PlainDesc({out_channels}), primitive.bias_desc());
-  }
-  args[DNNL_ARG_DST] = PrepareDestination(lowering, epilogue, primitive.dst_desc());
-  return args;
+// Whether an implementation is one of oneDNN's optimized kernels, not its reference or
+// im2col-gemm fallback (plain-layout convolutions ran ~10x slower in it).
+bool IsOptimized(const std::string& implementation) {
+  return implementation.rfind("ref", 0) != 0 && implementation.find("gemm") == std::string::npos;
 }
 
-}  // namespace
+// The convolution or deconvolution primitive for source layout `src` (format_tag::any lets
+// oneDNN choose).
+template <typename Kind>
+typename Kind::primitive_desc Describe(const memory::desc& src, const memory::desc& weights,
+                                       const memory::desc& bias, const memory::desc& dst, dnnl::algorithm algorithm,
+                                       const memory::dims& strides, const memory::dims& dilation,
+                                       const memory::dims& pad_begin, const memory::dims& pad_end,
+                                       const dnnl::primitive_attr& attr, const dnnl::engine& engine) {
+  const typename Kind::desc desc(dnnl::prop_kind::forward_inference, algorithm, src, weights, bias, dst, strides,
+                                 dilation, pad_begin, pad_end);
+  return typename Kind::primitive_desc(desc, attr, engine);
+}
 
-void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
-  const bool transposed = call.op == "nn.conv2d_transpose";
-  const Shape& data_shape = lowering.value(call.inputs[0]).shape;
-  const Shape& weight_shape = lowering.value(call.inputs[1]).shape;
-  const Shape& output_shape = lowering.value(call.output).shape;
-  if (data_shape.size() != 4) {
-    lowering.Fail(call.op + " on " + std::to_string(data_shape.size()) + "-D data (NCHW only)");
-  }
+// Builds the primitive of kind `Kind` and adds its step. A channels-last source computed in this
+// partition (the layout of oneDNN's brgconv kernels on AVX-512) stays channels-last, as does
+// the result, when an optimized kernel takes them: reordering there and back costs more than
+// most kernels' differences between layouts (ResNeXt's grouped convolutions, blocked by 4 or 8
+// channels, between channels-last 1x1 convolutions took two reorders per block).
+template <typename Kind>
+void AddConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue, dnnl::algorithm algorithm,
+                        const memory::desc& weight_view, const memory::dims& pad_end) {
   const Window2D window = GetWindow2D(call.call->attrs);
-  const int64_t groups = call.call->attrs.GetInt("groups");
+  const Shape& data_shape = lowering.value(call.inputs[0]).shape;
+  const Shape& output_shape = lowering.value(call.output).shape;
   const int64_t out_channels = output_shape[1];
-  const memory::desc weight_view = WeightView(weight_shape, groups, transposed);
-
   const auto any = memory::format_tag::any;
   const auto f32 = memory::data_type::f32;
   const memory::desc src_any(ToDims(data_shape), f32, any);
@@ -68,26 +70,56 @@ void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& 
   const memory::dims strides = {window.strides[0], window.strides[1]};
   const memory::dims dilation = {window.dilation[0] - 1, window.dilation[1] - 1};  // oneDNN counts the gaps
   const memory::dims pad_begin = {window.pad_begin[0], window.pad_begin[1]};
-  memory::dims pad_end = {window.pad_end[0], window.pad_end[1]};
   const dnnl::primitive_attr attr = MakeAttr(epilogue);
-  if (transposed) {
-    // The output padding extends the output at the end: less padding cut off there.
-    const std::vector<int64_t>& output_padding = call.call->attrs.GetInts("output_padding");
-    for (size_t axis = 0; axis < 2; ++axis) pad_end[axis] -= output_padding[axis];
-    const dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                                 dnnl::algorithm::deconvolution_direct, src_any, weights_any, bias_any,
-                                                 dst_any, strides, dilation, pad_begin, pad_end);
-    const dnnl::deconvolution_forward::primitive_desc primitive(desc, attr, lowering.engine());
-    auto args = Arguments(lowering, call, epilogue, primitive, weight_view, out_channels);
-    lowering.AddStep(dnnl::deconvolution_forward(primitive), std::move(args));
+  const auto describe = [&](const memory::desc& src, const memory::desc& dst) {
+    return Describe<Kind>(src, weights_any, bias_any, dst, algorithm, strides, dilation, pad_begin, pad_end, attr,
+                          lowering.engine());
+  };
+  const int data = call.inputs[0];
+  typename Kind::primitive_desc primitive = describe(src_any, dst_any);
+  const memory::desc channels_last(ToDims(data_shape), f32, memory::format_tag::acdb);
+  const bool computed_here = lowering.value(data).source == FlatValue::Source::kCall;
+  if (computed_here && lowering.Home(data).get_desc() == channels_last && primitive.src_desc() != channels_last) {
+    try {
+      const memory::desc dst_channels_last(ToDims(output_shape), f32, memory::format_tag::acdb);
+      typename Kind::primitive_desc in_place = describe(channels_last, dst_channels_last);
+      if (IsOptimized(in_place.impl_info_str())) primitive = in_place;
+    } catch (const dnnl::error&) {
+      // No kernel reads channels-last here: reorder to the layout oneDNN chose.
+    }
+  }
+  std::unordered_map<int, memory> args;
+  args[DNNL_ARG_SRC] = lowering.Get(data, primitive.src_desc());
+  args[DNNL_ARG_WEIGHTS] = lowering.GetViewed(call.inputs[1], weight_view, primitive.weights_desc());
+  if (epilogue.bias >= 0) {
+    args[DNNL_ARG_BIAS] = lowering.GetViewed(epilogue.bias, PlainDesc({out_channels}), primitive.bias_desc());
+  }
+  args[DNNL_ARG_DST] = PrepareDestination(lowering, epilogue, primitive.dst_desc());
+  lowering.AddStep(Kind(primitive), std::move(args));
+}
+
+}  // namespace
+
+void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
+  const bool transposed = call.op == "nn.conv2d_transpose";
+  const Shape& data_shape = lowering.value(call.inputs[0]).shape;
+  if (data_shape.size() != 4) {
+    lowering.Fail(call.op + " on " + std::to_string(data_shape.size()) + "-D data (NCHW only)");
+  }
+  const Window2D window = GetWindow2D(call.call->attrs);
+  const memory::desc weight_view =
+      WeightView(lowering.value(call.inputs[1]).shape, call.call->attrs.GetInt("groups"), transposed);
+  memory::dims pad_end = {window.pad_end[0], window.pad_end[1]};
+  if (!transposed) {
+    AddConvolutionStep<dnnl::convolution_forward>(lowering, call, epilogue, dnnl::algorithm::convolution_direct,
+                                                  weight_view, pad_end);
     return;
   }
-  const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                             src_any, weights_any, bias_any, dst_any, strides, dilation, pad_begin,
-                                             pad_end);
-  const dnnl::convolution_forward::primitive_desc primitive(desc, attr, lowering.engine());
-  auto args = Arguments(lowering, call, epilogue, primitive, weight_view, out_channels);
-  lowering.AddStep(dnnl::convolution_forward(primitive), std::move(args));
+  // The output padding extends the output at the end: less padding cut off there.
+  const std::vector<int64_t>& output_padding = call.call->attrs.GetInts("output_padding");
+  for (size_t axis = 0; axis < 2; ++axis) pad_end[axis] -= output_padding[axis];
+  AddConvolutionStep<dnnl::deconvolution_forward>(lowering, call, epilogue, dnnl::algorithm::deconvolution_direct,
+                                                  weight_view, pad_end);
 }
 
 }  // namespace collage::onednn

@@ -91,14 +91,18 @@ dnnl::primitive_attr MakeAttr(const Epilogue& epilogue) {
   return attr;
 }
 
-memory PrepareDestination(Lowering& lowering, const Epilogue& epilogue, const memory::desc& desc) {
-  int addend = -1;
-  for (const PostOp& post_op : epilogue.post_ops) {
-    if (post_op.is_sum) addend = post_op.addend;
+int Epilogue::SumAddend() const {
+  for (const PostOp& post_op : post_ops) {
+    if (post_op.is_sum) return post_op.addend;
   }
+  return -1;
+}
+
+memory PrepareDestination(Lowering& lowering, const Epilogue& epilogue, const memory::desc& desc) {
+  const int addend = epilogue.SumAddend();
   if (addend < 0) return lowering.Define(epilogue.result, desc);
   memory destination;
-  if (lowering.IsScratch(addend) && lowering.partition().HasSingleCallUse(addend)) {
+  if (lowering.IsScratch(addend) && (epilogue.sum_in_place || lowering.partition().HasSingleCallUse(addend))) {
     destination = lowering.Get(addend, desc);
   } else {
     destination = lowering.CopyOf(addend, desc);

@@ -29,6 +29,12 @@ struct Epilogue {
   std::vector<PostOp> post_ops;
   int result = -1;         // the value the fused primitive computes
   std::vector<int> calls;  // indices of the absorbed calls, in order
+  // The sum may overwrite its addend's buffer although other calls read the addend: they all
+  // run before the fused primitive (decided by the partition's lowering plan).
+  bool sum_in_place = false;
+
+  // The value the sum post-op adds, or -1.
+  int SumAddend() const;
 };
 
 // The epilogue of call `anchor`, whose result has its channels on axis `channel_axis`
@@ -42,7 +48,8 @@ dnnl::primitive_attr MakeAttr(const Epilogue& epilogue);
 
 // The memory the fused primitive writes its result into, given the layout it chose. With a
 // sum post-op it must already hold the addend: the addend's own buffer when it is a scratch
-// result read only here (computed in place), else a copy reordered into it.
+// result read only here or by calls that ran before (`sum_in_place`): computed in place; else
+// a copy reordered into it.
 memory PrepareDestination(Lowering& lowering, const Epilogue& epilogue, const memory::desc& desc);
 
 }  // namespace collage::onednn

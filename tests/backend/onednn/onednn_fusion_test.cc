@@ -8,6 +8,7 @@
 #include "backend/flat_partition.h"
 #include "backend/library_test_util.h"
 #include "backend/onednn/epilogue.h"
+#include "backend/onednn/partition_lowering.h"
 #include "interpreter/interpreter.h"
 #include "pattern/pattern_matcher.h"
 #include "runtime/compare.h"
@@ -95,6 +96,32 @@ def @main(%x: Tensor[(1, 4, 3, 3), f32], %w: Tensor[(4, 2, 2, 2), f32]) {
 )")));
 }
 
+// A ResNeXt block: 1x1 convolutions run channels-last, the grouped 3x3 convolution between
+// them would pick a layout blocked by the group's 4 channels. It stays channels-last instead, so
+// the only reorders are the partition's input and output.
+TEST_F(OnednnFusionTest, GroupedConvolutionBetweenChannelsLastOnesNeedsNoReorder) {
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 64, 14, 14), f32]) {
+  %w0 = constant(meta[0], Tensor[(128, 64, 1, 1), f32])
+  %w1 = constant(meta[1], Tensor[(128, 4, 3, 3), f32])
+  %w2 = constant(meta[2], Tensor[(256, 128, 1, 1), f32])
+  %0 = nn.relu(nn.conv2d(%x, %w0))
+  %1 = nn.relu(nn.conv2d(%0, %w1, groups=32, padding=[1, 1, 1, 1]))
+  nn.conv2d(%1, %w2)
+}
+)",
+                                                         {{128, 64, 1, 1}, {128, 4, 3, 3}, {256, 128, 1, 1}});
+  EXPECT_TRUE(MatchesReference(*backend_, function));
+  const onednn::Program program =
+      onednn::LowerPartition(FlattenPartition(function, "onednn"), dnnl::engine(dnnl::engine::kind::cpu, 0));
+  int reorders = 0;
+  for (const onednn::Step& step : program.steps) {
+    reorders += step.primitive.get_kind() == dnnl::primitive::kind::reorder ? 1 : 0;
+  }
+  EXPECT_EQ(program.steps.size(), 5u);
+  EXPECT_EQ(reorders, 2);
+}
+
 TEST_F(OnednnFusionTest, ConvolutionWithVariableWeights) {
   EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction(R"(
 def @main(%x: Tensor[(1, 4, 6, 6), f32], %w: Tensor[(6, 4, 1, 1), f32]) {
@@ -155,6 +182,47 @@ def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
                                                          {{16, 16, 3, 3}, {16, 16, 1, 1}, {16}});
   EXPECT_TRUE(MatchesReference(*backend_, function, 1));
   EXPECT_TRUE(MatchesReference(*backend_, function, 2, /*threads=*/1));
+}
+
+// ResNet's blocks inside one partition: %0, a block's input, is read by the block's first
+// convolution and then added by its last one, which may overwrite it (no copy step). %2 is read
+// again after the sum that adds it, so that sum must work on a copy: the later convolution
+// would otherwise see the sum. Both run twice, so nothing accumulates across runs.
+TEST_F(OnednnFusionTest, ResidualSumOverwritesItsAddendOnlyAfterItsOtherReaders) {
+  const std::string block_input_read_before = R"(
+def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
+  %w = constant(meta[0], Tensor[(16, 16, 1, 1), f32])
+  %0 = nn.relu(nn.conv2d(%x, %w))
+  %1 = nn.relu(nn.conv2d(%0, %w))
+  nn.relu(add(nn.conv2d(%1, %w), %0))
+}
+)";
+  const std::string addend_read_after = R"(
+def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
+  %w = constant(meta[0], Tensor[(16, 16, 1, 1), f32])
+  %2 = nn.relu(nn.conv2d(%x, %w))
+  %3 = nn.relu(add(nn.conv2d(%2, %w), %2))
+  add(%3, nn.conv2d(%2, %w))
+}
+)";
+  int copies = -1;
+  for (const std::string& text : {block_input_read_before, addend_read_after}) {
+    const Function function = ParseMainWithRandomConstants(text, {{16, 16, 1, 1}});
+    EXPECT_TRUE(MatchesReference(*backend_, function, 1)) << text;
+    EXPECT_TRUE(MatchesReference(*backend_, function, 2, /*threads=*/1)) << text;
+    const onednn::Program program =
+        onednn::LowerPartition(FlattenPartition(function, "onednn"), dnnl::engine(dnnl::engine::kind::cpu, 0));
+    int reorders = 0;
+    for (const onednn::Step& step : program.steps) {
+      reorders += step.primitive.get_kind() == dnnl::primitive::kind::reorder ? 1 : 0;
+    }
+    if (copies < 0) {
+      copies = reorders;  // the partition's input and output
+    } else {
+      EXPECT_EQ(reorders, copies + 1) << "the addend read after the sum is copied first";
+    }
+  }
+  EXPECT_EQ(copies, 2);
 }
 
 // What the epilogue planner fuses in an imported ResNet bottleneck: bias_add, the residual
