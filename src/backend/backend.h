@@ -86,6 +86,11 @@ class Backend {
   // partition over a region can beat the region's ops in separate partitions although their
   // isolated costs say otherwise. The graph-level search offers such backends whole regions.
   virtual bool optimizes_across_ops() const { return kind() == BackendKind::kGraphRuntime; }
+  // True when Compile treats a call to a Composite function exactly as the ops of its body:
+  // the pattern labels only steer partitioning. Two partitions of this backend that differ
+  // only in their Composite wrapping then compile to the same kernels, and whole-model
+  // benchmarks time them as one placement.
+  virtual bool composites_are_only_labels() const { return false; }
 
   // The settings under which the backend's library leaves no thread polling for work once a
   // run is over (its pool's workers sleep at once or within microseconds). Inside a model,

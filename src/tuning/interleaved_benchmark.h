@@ -2,7 +2,8 @@
 // §12 `collage bench`): each variant is compiled once, warmed up, then timed in rounds that
 // run every variant once, in an order rotated from round to round, so that drifting machine
 // load spreads over all variants alike. Every variant runs on the same seeded inputs with
-// the same thread count. Variants with equal modules (structurally, constants by value) are
+// the same thread count. Variants with equal modules (structurally, constants by value, once
+// the Composite calls of partitions whose backend reads them as labels only are inlined) are
 // one placement: it is compiled and timed once, and each of them reports its samples.
 #pragma once
 

@@ -21,6 +21,8 @@ class SubsetBackend final : public Backend {
   BackendKind kind() const override { return kind_; }
   std::string version() const override { return "test"; }
   bool runs_every_op() const override { return runs_every_op_; }
+  bool composites_are_only_labels() const override { return composites_are_only_labels_; }
+  void set_composites_are_only_labels(bool labels_only) { composites_are_only_labels_ = labels_only; }
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override { return {}; }
   std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;
@@ -35,6 +37,7 @@ class SubsetBackend final : public Backend {
   std::vector<BackendPattern> patterns_;
   bool runs_every_op_;
   BackendKind kind_;
+  bool composites_are_only_labels_ = false;
   mutable size_t compiled_ = 0;
   mutable int max_threads_ = 0;
 };

@@ -64,5 +64,36 @@ TEST_F(InterleavedBenchmarkTest, VariantsWithEqualModulesAreCompiledAndTimedOnce
   EXPECT_EQ(latencies[1].samples.size(), 5u);
 }
 
+// The same placement once with the relu wrapped in a Composite function: timed once when the
+// backend reads Composites as labels only, as two placements otherwise.
+TEST_F(InterleavedBenchmarkTest, CompositeWrappingIsTheSamePlacementWhenItIsOnlyALabel) {
+  const auto placement = [](bool wrapped) {
+    const std::string relu =
+        wrapped ? "%w = fn (%v: Tensor[(8, 8), f32]) attrs(Composite=\"unary.relu\") { nn.relu(%v) }\n    %w(%q)"
+                : "nn.relu(%q)";
+    return ParseModule(R"(
+def @main(%x: Tensor[(8, 8), f32]) {
+  %0 = fn (%p: Tensor[(8, 8), f32]) attrs(Compiler="fallback", Primitive=1, global_symbol="fallback_0") { add(%p, %p) }
+  %1 = fn (%q: Tensor[(8, 8), f32]) attrs(Compiler="unary", Primitive=1, global_symbol="unary_1") {
+    )" + relu + R"(
+  }
+  %2 = fn (%r: Tensor[(8, 8), f32], %s: Tensor[(8, 8), f32])
+      attrs(Compiler="fallback", Primitive=1, global_symbol="fallback_2") {
+    multiply(%r, %s)
+  }
+  %2(%1(%0(%x)), %x)
+}
+)");
+  };
+  BenchmarkOptions options;
+  options.rounds = 2;
+  for (bool labels_only : {false, true}) {
+    unary_->set_composites_are_only_labels(labels_only);
+    const std::vector<VariantLatency> latencies =
+        BenchmarkInterleaved({{"plain", placement(false)}, {"wrapped", placement(true)}}, registry_, options);
+    EXPECT_EQ(latencies[1].same_as, labels_only ? "plain" : "") << labels_only;
+  }
+}
+
 }  // namespace
 }  // namespace collage

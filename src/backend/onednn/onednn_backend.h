@@ -13,6 +13,8 @@ class OnednnBackend final : public Backend {
   std::string name() const override { return "onednn"; }
   BackendKind kind() const override { return BackendKind::kLibrary; }
   bool optimizes_across_ops() const override { return true; }
+  // The partition is flattened (Composite calls inlined) and its post-ops found whatever the labels.
+  bool composites_are_only_labels() const override { return true; }
   std::string version() const override;
   std::vector<LoadTimeSetting> LoadTimeEnvironment() const override;
   SupportDeclaration Support() const override;

@@ -11,6 +11,8 @@ class OpenblasBackend final : public Backend {
  public:
   std::string name() const override { return "openblas"; }
   BackendKind kind() const override { return BackendKind::kLibrary; }
+  // The partition is flattened (Composite calls inlined) and its biases found whatever the labels.
+  bool composites_are_only_labels() const override { return true; }
   std::string version() const override;
   std::vector<LoadTimeSetting> LoadTimeEnvironment() const override;
   SupportDeclaration Support() const override;

@@ -10,6 +10,7 @@
 #include "backend/onednn/epilogue.h"
 #include "backend/onednn/partition_lowering.h"
 #include "interpreter/interpreter.h"
+#include "pass/inline_composites.h"
 #include "pattern/pattern_matcher.h"
 #include "runtime/compare.h"
 #include "runtime/invoke_executable.h"
@@ -281,8 +282,10 @@ def @main(%x: Tensor[(1, 8, 5, 5), f32], %r: Tensor[(1, 8, 5, 5), f32]) {
   }
 }
 
+// The Composite calls are labels only (composites_are_only_labels): with them inlined, the
+// partition lowers to the same primitives.
 TEST_F(OnednnFusionTest, RunsCompositesOfItsPatternTable) {
-  EXPECT_TRUE(MatchesReference(*backend_, ParseMainWithRandomConstants(R"(
+  const Function function = ParseMainWithRandomConstants(R"(
 def @main(%x: Tensor[(1, 4, 7, 7), f32]) {
   %f = fn (%data: Tensor[(1, 4, 7, 7), f32], %weight: Tensor[(8, 4, 3, 3), f32]) attrs(Composite="onednn.conv2d_act") {
     %0 = nn.conv2d(%data, %weight, strides=[2, 2])
@@ -301,7 +304,22 @@ def @main(%x: Tensor[(1, 4, 7, 7), f32]) {
   %g(%6)
 }
 )",
-                                                                       {{8}, {8, 4, 3, 3}, {10, 72}})));
+                                                         {{8}, {8, 4, 3, 3}, {10, 72}});
+  EXPECT_TRUE(MatchesReference(*backend_, function));
+  ASSERT_TRUE(backend_->composites_are_only_labels());
+  const auto kernels = [](const Function& partition) {
+    const onednn::Program program =
+        onednn::LowerPartition(FlattenPartition(partition, "onednn"), dnnl::engine(dnnl::engine::kind::cpu, 0));
+    std::vector<std::string> names;
+    for (const onednn::Step& step : program.steps) {
+      const dnnl::primitive_desc_base description(
+          const_cast<dnnl_primitive_desc_t>(step.primitive.get_primitive_desc()), /*weak=*/true);
+      names.push_back(std::string(description.impl_info_str()) + " " +
+                      std::to_string(static_cast<int>(step.primitive.get_kind())));
+    }
+    return names;
+  };
+  EXPECT_EQ(kernels(function), kernels(InlineCompositeCalls(function)));
 }
 
 TEST_F(OnednnFusionTest, PatternTableLabelsAndMatches) {
