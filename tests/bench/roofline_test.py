@@ -1,16 +1,15 @@
 #!/usr/bin/python3
 """Tests of bench/roofline.py's GEMM work count and bounds on a small hand-made model."""
 
-import json
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 
 import numpy
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from script_with_json import RESULTS, run_with_json
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "roofline.py")
 
@@ -43,18 +42,7 @@ def save_gemm_model(path, batch=None):
 
 class RooflineTest(unittest.TestCase):
     def run_script(self, zoo, results, *extra):
-        with tempfile.TemporaryDirectory() as folder:
-            results_path = os.path.join(folder, "results.json")
-            out_path = os.path.join(folder, "out.json")
-            with open(results_path, "w") as file:
-                json.dump(results, file)
-            completed = subprocess.run([sys.executable, SCRIPT, results_path, "--zoo", zoo, "--json", out_path,
-                                        *extra], capture_output=True, text=True)
-            rows = None
-            if completed.returncode == 0:
-                with open(out_path) as file:
-                    rows = json.load(file)
-            return completed, rows
+        return run_with_json(SCRIPT, RESULTS, "--zoo", zoo, *extra, results=results)
 
     def test_work_bound_and_ceiling(self):
         with tempfile.TemporaryDirectory() as zoo:

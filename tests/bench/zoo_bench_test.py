@@ -9,6 +9,8 @@ import sys
 import tempfile
 import unittest
 
+from script_with_json import RESULTS, run_with_json
+
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "zoo_bench.py")
 
 
@@ -23,16 +25,9 @@ def bench_result(model, single, greedy, collage, torch_ms):
 
 class ZooBenchTest(unittest.TestCase):
     def run_script(self, results):
-        with tempfile.TemporaryDirectory() as folder:
-            results_path = os.path.join(folder, "results.json")
-            out_path = os.path.join(folder, "out.json")
-            with open(results_path, "w") as file:
-                json.dump(results, file)
-            completed = subprocess.run([sys.executable, SCRIPT, "--from-json", results_path, "--json", out_path],
-                                       capture_output=True, text=True)
-            self.assertEqual(completed.returncode, 0, completed.stderr)
-            with open(out_path) as file:
-                return completed.stdout, json.load(file)
+        completed, combined = run_with_json(SCRIPT, "--from-json", RESULTS, results=results)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return completed.stdout, combined
 
     def test_rows_speedups_and_geometric_means(self):
         results = [bench_result("resnet50", {"onednn": 40.0, "native": 60.0}, 44.0, 36.0, 72.0),
