@@ -185,8 +185,9 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
 
   // The placement each finalist was chosen over: the op-level one, or an alone spec's own.
   std::vector<const OpLevelPlacement*> finalist_sources(search.finalists.size(), &placement);
+  // Finalist sources point into it: room for every alone spec's and the penalty-free placement.
   std::vector<OpLevelPlacement> alone_placements;
-  alone_placements.reserve(graph_options.alone_specs.size());
+  alone_placements.reserve(graph_options.alone_specs.size() + 1);
   std::unordered_set<uint64_t> known = {PlanHash(placement.chosen)};
   for (const std::vector<CandidatePartition>& finalist : search.finalists) known.insert(PlanHash(finalist));
   // Alone specs' placements go right after the whole-region finalists ("all <region spec>"), which come first.
@@ -204,6 +205,23 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                    "all " + alone_spec);
     finalist_sources.insert(finalist_sources.begin() + static_cast<std::ptrdiff_t>(insert_at), &alone);
     ++insert_at;
+  }
+  // The transition penalty charges each hand-over between backends as a copy: right where a
+  // partition boundary costs cache misses or layout conversions, wrong where the backends share
+  // the memory and the boundary costs nothing (gpt2's GELU between oneDNN's GEMMs, cheaper on
+  // the code generator). The op-level placement without it is a finalist after the alone
+  // specs' placements; the final measurement settles which holds for the model.
+  if (options.search.transition_penalty) {
+    PartitionOptions without_penalty = options;
+    without_penalty.search.transition_penalty = nullptr;
+    alone_placements.push_back(PlaceOpLevel(function, specs, estimator, without_penalty));
+    const OpLevelPlacement& penalty_free = alone_placements.back();
+    if (known.insert(PlanHash(penalty_free.chosen)).second) {
+      search.finalists.insert(search.finalists.begin() + static_cast<std::ptrdiff_t>(insert_at), penalty_free.chosen);
+      search.finalist_origins.insert(search.finalist_origins.begin() + static_cast<std::ptrdiff_t>(insert_at),
+                                     kPenaltyFreeOrigin);
+      finalist_sources.insert(finalist_sources.begin() + static_cast<std::ptrdiff_t>(insert_at), &penalty_free);
+    }
   }
 
   const size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;

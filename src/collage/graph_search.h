@@ -93,9 +93,13 @@ struct GraphPartitionResult {
   GraphSearchResult search;
 };
 
+// The origin of the finalist that is the op-level placement searched without the transition penalty.
+inline constexpr const char* kPenaltyFreeOrigin = "op-level without transition penalty";
+
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
-// the alone specs' own placements added to the finalists (unless equal to one there or to the
-// op-level placement), then OutlinePlacement of the choice and of each finalist (each numbered
+// the alone specs' own placements added to the finalists after the whole-region ones, then,
+// with a transition penalty in `options`, the op-level placement without it (each unless equal
+// to one there or to the op-level placement), then OutlinePlacement of the choice and of each finalist (each numbered
 // from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats`
 // and `explanation` stay the op-level search's. Throws Error when a region or alone spec names
 // no spec of `specs`.

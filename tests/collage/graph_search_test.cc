@@ -308,5 +308,42 @@ TEST(GraphSearchTest, AnAloneSpecsOwnPlacementIsAFinalistAfterTheWholeRegionOnes
   EXPECT_THROW(PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options), Error);
 }
 
+TEST(GraphSearchTest, TheOpLevelPlacementWithoutTransitionPenaltyIsAFinalistAfterTheAloneOnes) {
+  // "gen" runs nn.relu only, cheaper than "lib"; a 1 ms penalty per hand-over between specs
+  // makes the op-level search keep the chain on "lib", and without it nn.relu goes to "gen".
+  const Function function = MakeOpChain({"tanh", "nn.relu", "tanh"});
+  InferType(function);
+  std::vector<PartitionSpec> specs = LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"});
+  specs.insert(specs.begin(), MakeOpPredicateSpec(Declare("gen", {"nn.relu"})));
+  MockCostEstimator estimator([](const DataflowGraph& graph, const CandidatePartition& candidate) {
+    if (candidate.backend() == "gen") return Cost::Seconds(0.2e-3 * static_cast<double>(OpCount(graph, candidate)));
+    return EstimatedCost(graph, candidate);
+  });
+  PartitionOptions with_penalty;
+  with_penalty.search.transition_penalty = [](const std::string&, const std::string&, size_t,
+                                              const DataflowGraph&) { return 1e-3; };
+  const PlacementFitness fitness = FitnessOfOutlined(function, [](const Function&) { return 1.0; });
+  const GraphSearchOptions options = SmallBudget(6);
+  const GraphPartitionResult result =
+      PartitionWithGraphSearch(function, specs, estimator, with_penalty, {kGraphRuntime}, fitness, options);
+  EXPECT_EQ(PartitionsOf(result.partition.function, "gen"), 0u) << PrintFunction(result.partition.function);
+  const auto origin = std::find(result.search.finalist_origins.begin(), result.search.finalist_origins.end(),
+                                std::string(kPenaltyFreeOrigin));
+  ASSERT_NE(origin, result.search.finalist_origins.end());
+  const size_t index = static_cast<size_t>(origin - result.search.finalist_origins.begin());
+  EXPECT_EQ(result.search.finalist_origins[index - 1].rfind("all ", 0), 0u);
+  ASSERT_EQ(result.finalists.size(), result.search.finalists.size());
+  const Function& penalty_free = result.finalists[index].function;
+  EXPECT_EQ(PartitionsOf(penalty_free, "gen"), 1u) << PrintFunction(penalty_free);
+  EXPECT_EQ(PartitionsOf(penalty_free, kGraphRuntime), 0u) << PrintFunction(penalty_free);
+
+  // Without a penalty there is no such finalist: it would be the op-level placement.
+  const GraphPartitionResult unpenalized =
+      PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
+  EXPECT_EQ(std::count(unpenalized.search.finalist_origins.begin(), unpenalized.search.finalist_origins.end(),
+                       std::string(kPenaltyFreeOrigin)),
+            0);
+}
+
 }  // namespace
 }  // namespace collage
