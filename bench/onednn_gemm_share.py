@@ -33,7 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, Iterable, List, NoReturn, Tuple
 
 from zoo_bench import DEFAULT_MODELS, default_zoo_dir
 
@@ -43,7 +43,7 @@ GEMM_KINDS = {"convolution", "deconvolution", "inner_product", "matmul", "gemm"}
 VERBOSE_ENVIRONMENT = {"DNNL_VERBOSE": "1", "ONEDNN_VERBOSE": "1"}
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     print(f"onednn_gemm_share: error: {message}", file=sys.stderr)
     sys.exit(1)
 
@@ -157,7 +157,6 @@ def measure(collage: str, model_path: str, model: str, threads: int, repeat: int
         return share_row(model, profile_runs, verbose_runs, repeat, per_run)
     except ValueError as error:
         fail(f"{model_path}: {error}")
-        raise
 
 
 def format_ms(value: float) -> str:

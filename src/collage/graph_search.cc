@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <iomanip>
 #include <limits>
 #include <memory>
@@ -183,28 +184,28 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   search = SearchGraphPlacement(placement.graph, placement.candidates, placement.chosen, region_specs, estimator,
                                 fitness, graph_options);
 
-  // The placement each finalist was chosen over: the op-level one, or an alone spec's own.
+  // The placement each finalist was chosen over: the op-level one, or one of `extra_sources`.
   std::vector<const OpLevelPlacement*> finalist_sources(search.finalists.size(), &placement);
-  // Finalist sources point into it: room for every alone spec's and the penalty-free placement.
-  std::vector<OpLevelPlacement> alone_placements;
-  alone_placements.reserve(graph_options.alone_specs.size() + 1);
+  std::deque<OpLevelPlacement> extra_sources;  // a deque: finalist_sources point into it
   std::unordered_set<uint64_t> known = {PlanHash(placement.chosen)};
   for (const std::vector<CandidatePartition>& finalist : search.finalists) known.insert(PlanHash(finalist));
-  // Alone specs' placements go right after the whole-region finalists ("all <region spec>"), which come first.
+  // Extra finalists go right after the whole-region ones ("all <region spec>"), which come
+  // first, in the order offered.
   size_t insert_at = 0;
   while (insert_at < search.finalist_origins.size() && search.finalist_origins[insert_at].rfind("all ", 0) == 0) {
     ++insert_at;
   }
+  const auto offer_finalist = [&](OpLevelPlacement source, std::string origin) {
+    if (!known.insert(PlanHash(source.chosen)).second) return;
+    extra_sources.push_back(std::move(source));
+    const auto at = static_cast<std::ptrdiff_t>(insert_at++);
+    search.finalists.insert(search.finalists.begin() + at, extra_sources.back().chosen);
+    search.finalist_origins.insert(search.finalist_origins.begin() + at, std::move(origin));
+    finalist_sources.insert(finalist_sources.begin() + at, &extra_sources.back());
+  };
   for (const std::string& alone_spec : graph_options.alone_specs) {
-    alone_placements.push_back(
-        PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, options));
-    const OpLevelPlacement& alone = alone_placements.back();
-    if (!known.insert(PlanHash(alone.chosen)).second) continue;
-    search.finalists.insert(search.finalists.begin() + static_cast<std::ptrdiff_t>(insert_at), alone.chosen);
-    search.finalist_origins.insert(search.finalist_origins.begin() + static_cast<std::ptrdiff_t>(insert_at),
-                                   "all " + alone_spec);
-    finalist_sources.insert(finalist_sources.begin() + static_cast<std::ptrdiff_t>(insert_at), &alone);
-    ++insert_at;
+    offer_finalist(PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, options),
+                   "all " + alone_spec);
   }
   // The transition penalty charges each hand-over between backends as a copy: right where a
   // partition boundary costs cache misses or layout conversions, wrong where the backends share
@@ -214,14 +215,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   if (options.search.transition_penalty) {
     PartitionOptions without_penalty = options;
     without_penalty.search.transition_penalty = nullptr;
-    alone_placements.push_back(PlaceOpLevel(function, specs, estimator, without_penalty));
-    const OpLevelPlacement& penalty_free = alone_placements.back();
-    if (known.insert(PlanHash(penalty_free.chosen)).second) {
-      search.finalists.insert(search.finalists.begin() + static_cast<std::ptrdiff_t>(insert_at), penalty_free.chosen);
-      search.finalist_origins.insert(search.finalist_origins.begin() + static_cast<std::ptrdiff_t>(insert_at),
-                                     kPenaltyFreeOrigin);
-      finalist_sources.insert(finalist_sources.begin() + static_cast<std::ptrdiff_t>(insert_at), &penalty_free);
-    }
+    offer_finalist(PlaceOpLevel(function, specs, estimator, without_penalty), kPenaltyFreeOrigin);
   }
 
   const size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;

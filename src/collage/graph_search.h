@@ -99,8 +99,8 @@ inline constexpr const char* kPenaltyFreeOrigin = "op-level without transition p
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
 // the alone specs' own placements added to the finalists after the whole-region ones, then,
 // with a transition penalty in `options`, the op-level placement without it (each unless equal
-// to one there or to the op-level placement), then OutlinePlacement of the choice and of each finalist (each numbered
-// from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats`
+// to one there or to the op-level placement), then OutlinePlacement of the choice and of each
+// finalist (each numbered from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats`
 // and `explanation` stay the op-level search's. Throws Error when a region or alone spec names
 // no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
