@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "build_paths.h"
 #include "backend/load_time_environment.h"
 #include "support/error.h"
 

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "build_paths.h"
+
 namespace collage::testing {
 
 std::string CliPath() {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "build_paths.h"
 #include "backend/backend.h"
 #include "cli/cli_fixture.h"
 #include "interpreter/interpreter.h"

@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 
+#include "build_paths.h"
 #include "io/npy.h"
 #include "io/npz_test_util.h"
 #include "io/zip_archive.h"

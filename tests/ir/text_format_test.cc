@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "build_paths.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"

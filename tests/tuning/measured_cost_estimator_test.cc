@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "build_paths.h"
 #include "backend/reference/reference_backend.h"
 #include "collage/partition_spec.h"
 #include "collage/partitioner.h"

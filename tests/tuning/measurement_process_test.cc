@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "build_paths.h"
 #include "collage/collage_test_graphs.h"
 #include "ir/type_inference.h"
 

@@ -1,5 +1,6 @@
 #include "backend/native/native_test_util.h"
 
+#include "build_paths.h"
 #include "interpreter/interpreter.h"
 #include "runtime/compare.h"
 #include "runtime/invoke_executable.h"

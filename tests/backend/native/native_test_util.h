@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "build_paths.h"
 #include "backend/backend.h"
 #include "ir/expr.h"
 

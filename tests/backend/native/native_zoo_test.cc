@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "build_paths.h"
 #include "backend/native/native_backend.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/onnx/onnx_test_support.h"

@@ -8,6 +8,7 @@
 #include <functional>
 #include <sstream>
 
+#include "build_paths.h"
 #include "ir/visitor.h"
 #include "op/op_registry.h"
 
