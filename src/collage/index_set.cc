@@ -1,11 +1,17 @@
 #include "collage/index_set.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "support/error.h"
 #include "support/hash.h"
 
 namespace collage {
+namespace {
+
+constexpr uint64_t kAllSet = ~uint64_t{0};
+
+}  // namespace
 
 IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(size) {
   for (size_t index : indices) {
@@ -14,62 +20,139 @@ IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(s
   }
 }
 
+IndexSet IndexSet::Full(size_t size) {
+  std::vector<uint64_t> words;
+  if (size % 64 != 0) words.push_back((uint64_t{1} << (size % 64)) - 1);
+  return FromWords(size, size / 64, size / 64, std::move(words));
+}
+
+IndexSet IndexSet::FromWords(size_t size, size_t full_words, size_t begin, std::vector<uint64_t> words) {
+  IndexSet set(size);
+  set.full_words_ = full_words;
+  set.first_word_ = begin;
+  set.words_ = std::move(words);
+  set.Normalize();
+  return set;
+}
+
+void IndexSet::Normalize() {
+  size_t front = 0;
+  while (front < words_.size() && first_word_ + front == full_words_ && words_[front] == kAllSet) {
+    ++full_words_;
+    ++front;
+  }
+  while (front < words_.size() && words_[front] == 0) ++front;
+  size_t back = words_.size();
+  while (back > front && words_[back - 1] == 0) --back;
+  if (front > 0 || back < words_.size()) {
+    words_.erase(words_.begin() + static_cast<std::ptrdiff_t>(back), words_.end());
+    words_.erase(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(front));
+    first_word_ += front;
+  }
+  if (words_.empty()) first_word_ = full_words_;
+}
+
+void IndexSet::Add(size_t index) {
+  if (Contains(index)) return;
+  const size_t w = index / 64;
+  if (words_.empty()) {
+    first_word_ = w;
+  } else if (w < first_word_) {
+    words_.insert(words_.begin(), first_word_ - w, 0);
+    first_word_ = w;
+  } else if (w >= first_word_ + words_.size()) {
+    words_.resize(w - first_word_ + 1, 0);
+  }
+  if (words_.empty()) words_.push_back(0);
+  words_[w - first_word_] |= uint64_t{1} << (index % 64);
+  Normalize();
+}
+
+void IndexSet::Remove(size_t index) {
+  if (!Contains(index)) return;
+  const size_t w = index / 64;
+  if (w < full_words_) {
+    // Make the words from w on explicit: [w, full) all set, [full, first) zero.
+    std::vector<uint64_t> prefix(first_word_ - w, 0);
+    std::fill(prefix.begin(), prefix.begin() + static_cast<std::ptrdiff_t>(full_words_ - w), kAllSet);
+    words_.insert(words_.begin(), prefix.begin(), prefix.end());
+    full_words_ = w;
+    first_word_ = w;
+  }
+  words_[w - first_word_] &= ~(uint64_t{1} << (index % 64));
+  Normalize();
+}
+
 void IndexSet::CheckSameSize(const IndexSet& other) const {
   Check(size_ == other.size_, "IndexSet: sets of sizes " + std::to_string(size_) + " and " +
                                   std::to_string(other.size_) + " belong to different graphs");
 }
 
 IndexSet IndexSet::operator|(const IndexSet& other) const {
-  IndexSet result = *this;
-  result |= other;
-  return result;
+  CheckSameSize(other);
+  const size_t full = std::max(full_words_, other.full_words_);
+  const size_t begin = std::max(full, std::min(WindowBegin(), other.WindowBegin()));
+  const size_t end = std::max(EndWord(), other.EndWord());
+  std::vector<uint64_t> words;
+  if (end > begin) {
+    words.resize(end - begin);
+    for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) | other.Word(w);
+  }
+  return FromWords(size_, full, end > begin ? begin : full, std::move(words));
 }
 
-IndexSet& IndexSet::operator|=(const IndexSet& other) {
-  CheckSameSize(other);
-  for (size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
-  return *this;
-}
+IndexSet& IndexSet::operator|=(const IndexSet& other) { return *this = *this | other; }
 
 IndexSet IndexSet::operator&(const IndexSet& other) const {
   CheckSameSize(other);
-  IndexSet result = *this;
-  for (size_t w = 0; w < words_.size(); ++w) result.words_[w] &= other.words_[w];
-  return result;
+  const size_t full = std::min(full_words_, other.full_words_);
+  const size_t begin = std::max({full, BeginWord(), other.BeginWord()});
+  const size_t end = std::min(EndWord(), other.EndWord());
+  std::vector<uint64_t> words;
+  if (end > begin) {
+    words.resize(end - begin);
+    for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) & other.Word(w);
+  }
+  return FromWords(size_, full, end > begin ? begin : full, std::move(words));
 }
 
 IndexSet IndexSet::operator-(const IndexSet& other) const {
   CheckSameSize(other);
-  IndexSet result = *this;
-  for (size_t w = 0; w < words_.size(); ++w) result.words_[w] &= ~other.words_[w];
-  return result;
+  // The result is full where this set is full and the other has nothing yet.
+  const size_t full = other.IsEmpty() ? full_words_ : std::min(full_words_, other.BeginWord());
+  const size_t begin = std::max(full, BeginWord());
+  const size_t end = EndWord();
+  std::vector<uint64_t> words;
+  if (end > begin) {
+    words.resize(end - begin);
+    for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) & ~other.Word(w);
+  }
+  return FromWords(size_, full, end > begin ? begin : full, std::move(words));
 }
 
 bool IndexSet::AreDisjoint(const IndexSet& other) const {
   CheckSameSize(other);
-  for (size_t w = 0; w < words_.size(); ++w) {
-    if (words_[w] & other.words_[w]) return false;
+  const size_t begin = std::max(BeginWord(), other.BeginWord());
+  const size_t end = std::min(EndWord(), other.EndWord());
+  for (size_t w = begin; w < end; ++w) {
+    if (Word(w) & other.Word(w)) return false;
   }
   return true;
 }
 
 bool IndexSet::IsSubsetOf(const IndexSet& other) const {
   CheckSameSize(other);
-  for (size_t w = 0; w < words_.size(); ++w) {
-    if (words_[w] & ~other.words_[w]) return false;
+  const size_t begin = full_words_ > 0 ? std::min(full_words_, other.full_words_) : first_word_;
+  for (size_t w = begin; w < EndWord(); ++w) {
+    if (Word(w) & ~other.Word(w)) return false;
   }
   return true;
 }
 
-bool IndexSet::IsEmpty() const {
-  for (uint64_t word : words_) {
-    if (word) return false;
-  }
-  return true;
-}
+bool IndexSet::IsEmpty() const { return full_words_ == 0 && words_.empty(); }
 
 size_t IndexSet::Count() const {
-  size_t count = 0;
+  size_t count = full_words_ * 64;
   for (uint64_t word : words_) count += std::popcount(word);
   return count;
 }
@@ -77,36 +160,50 @@ size_t IndexSet::Count() const {
 std::optional<size_t> IndexSet::FirstInside(size_t from) const {
   if (from >= size_) return std::nullopt;
   size_t w = from / 64;
-  uint64_t word = words_[w] & (~uint64_t{0} << (from % 64));
-  while (true) {
-    if (word) return w * 64 + std::countr_zero(word);
-    if (++w == words_.size()) return std::nullopt;
-    word = words_[w];
+  if (w < full_words_) return from;
+  uint64_t mask = ~uint64_t{0} << (from % 64);
+  if (w < first_word_) {
+    w = first_word_;
+    mask = kAllSet;
   }
+  for (; w < EndWord(); ++w, mask = kAllSet) {
+    if (const uint64_t word = Word(w) & mask) return w * 64 + std::countr_zero(word);
+  }
+  return std::nullopt;
 }
 
 std::optional<size_t> IndexSet::FirstOutside(size_t from) const {
   if (from >= size_) return std::nullopt;
   size_t w = from / 64;
-  uint64_t word = ~words_[w] & (~uint64_t{0} << (from % 64));
-  while (true) {
-    if (word) {
+  uint64_t mask = ~uint64_t{0} << (from % 64);
+  if (w < full_words_) {
+    w = full_words_;
+    mask = kAllSet;
+  }
+  for (; w < EndWord(); ++w, mask = kAllSet) {
+    if (const uint64_t word = ~Word(w) & mask) {
       const size_t index = w * 64 + std::countr_zero(word);
       return index < size_ ? std::optional<size_t>(index) : std::nullopt;
     }
-    if (++w == words_.size()) return std::nullopt;
-    word = ~words_[w];
   }
+  const size_t index = std::max(from, w * 64);
+  return index < size_ ? std::optional<size_t>(index) : std::nullopt;
 }
 
 std::vector<size_t> IndexSet::ToVector() const {
   std::vector<size_t> indices;
-  for (std::optional<size_t> index = FirstInside(); index; index = FirstInside(*index + 1)) indices.push_back(*index);
+  indices.reserve(Count());
+  for (size_t index = 0; index < full_words_ * 64; ++index) indices.push_back(index);
+  for (size_t i = 0; i < words_.size(); ++i) {
+    for (uint64_t word = words_[i]; word != 0; word &= word - 1) {
+      indices.push_back((first_word_ + i) * 64 + std::countr_zero(word));
+    }
+  }
   return indices;
 }
 
 size_t IndexSet::Hash() const {
-  size_t hash = HashValue(size_);
+  size_t hash = HashCombine(HashCombine(HashValue(size_), full_words_), first_word_);
   for (uint64_t word : words_) hash = HashCombine(hash, word);
   return hash;
 }
