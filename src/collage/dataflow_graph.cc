@@ -34,7 +34,6 @@ DataflowGraph DataflowGraph::Create(const Expr& body) {
     node.index = forward_node.index;
     node.pattern = forward_node.pattern;
     node.external = forward_node.extern_ref;
-    node.downstream = IndexSet(size);
     ForEachChild(*node.expr, [&](const Expr& child) {
       auto it = graph.forward_graph_.index_of.find(child.get());
       if (it == graph.forward_graph_.index_of.end()) return;
@@ -43,13 +42,6 @@ DataflowGraph DataflowGraph::Create(const Expr& body) {
       }
     });
     for (size_t input : node.inputs) graph.nodes_[input].outputs.push_back(node.index);
-  }
-  for (size_t i = size; i-- > 0;) {
-    DataflowNode& node = graph.nodes_[i];
-    for (size_t output : node.outputs) {
-      node.downstream.Add(output);
-      node.downstream |= graph.nodes_[output].downstream;
-    }
   }
   std::vector<int> depth(size, 0);
   for (DataflowNode& node : graph.nodes_) {

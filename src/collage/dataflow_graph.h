@@ -21,7 +21,6 @@ struct DataflowNode {
   size_t index = 0;
   std::vector<size_t> inputs;   // distinct producers, in operand order
   std::vector<size_t> outputs;  // distinct consumers, in increasing index order
-  IndexSet downstream;          // every node reachable forward, this node excluded
   OpPatternKind pattern = OpPatternKind::kOpaque;
   bool external = false;        // the body result: used outside the body
   std::optional<size_t> dominator;       // immediate dominator; none for sources

@@ -193,10 +193,19 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
     return it != rejected.end() &&
            std::any_of(it->second.begin(), it->second.end(), [&](const SubGraph& other) { return other == sub_graph; });
   };
+  auto crowded = [&](const SubGraph& sub_graph) {
+    for (std::optional<size_t> node = sub_graph.inside().FirstInside(); node;
+         node = sub_graph.inside().FirstInside(*node + 1)) {
+      if (containing[*node].size() >= kMaxCandidatesPerNode) return true;
+    }
+    return false;
+  };
   auto try_join = [&](size_t upstream, size_t downstream) {
     const SubGraph& up = set.candidates()[upstream].sub_graph();
     const SubGraph& down = set.candidates()[downstream].sub_graph();
     if (!up.inside().AreDisjoint(down.inside()) || !MayJoin(graph, up, down)) return;
+    if (config_.max_exits > 0 && up.ExitCountOfUnion(graph, down) > config_.max_exits) return;
+    if (crowded(up) || crowded(down)) return;
     SubGraph joined = up.DisjointUnion(graph, down);
     if (set.Contains(joined) || is_rejected(joined)) return;
     if (!joined.IsValid(graph, config_)) {

@@ -150,9 +150,15 @@ class UnionPartitionRule final : public PartitionRule {
   std::vector<PartitionRulePtr> sub_rules_;
 };
 
-// Joined candidates are kept only when valid under `config`, which bounds the growth.
+// Joined candidates are kept only when valid under `config`, which bounds their depth and
+// exits but not their number: where many branches run side by side (an inception block) the
+// single-exit unions of branch suffixes multiply. So joins are made in rounds (a round joins
+// the previous round's results with what touches them, smaller unions first) and a union is
+// not made once one of its nodes lies in kMaxCandidatesPerNode candidates of the rule already.
 class CombinePartitionRule final : public UnaryCombinatorRule {
  public:
+  static constexpr size_t kMaxCandidatesPerNode = 512;
+
   CombinePartitionRule(std::string name, PartitionRulePtr sub_rule,
                        std::vector<std::shared_ptr<const CombinerRule>> combiner_rules, SubGraphConfig config)
       : UnaryCombinatorRule(std::move(name), std::move(sub_rule)),

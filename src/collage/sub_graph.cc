@@ -1,5 +1,8 @@
 #include "collage/sub_graph.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "ir/visitor.h"
 #include "pass/fuse_ops/post_dominator_tree.h"
 #include "support/hash.h"
@@ -15,14 +18,14 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
       label_(std::move(label)),
       nested_(std::move(nested)) {
   Check(inside_.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
-  std::vector<size_t> depth_of(graph.size(), 0);
+  std::unordered_map<size_t, size_t> depth_of;  // of the inside nodes
   first_inside_ = inside_.FirstInside().value_or(graph.size());
   for (size_t index : inside_.ToVector()) {
     const DataflowNode& node = graph.node(index);
     size_t depth = 0;
     for (size_t input : node.inputs) {
       if (inside_[input]) {
-        depth = std::max(depth, depth_of[input]);
+        depth = std::max(depth, depth_of.at(input));
       } else {
         entry_.Add(index);
         input_.Add(input);
@@ -52,14 +55,42 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
       }
     }
   }
-  // Every path that leaves the inside and comes back passes through an output node.
-  IndexSet reachable_from_outputs(graph.size());
-  for (size_t output : output_.ToVector()) reachable_from_outputs |= graph.node(output).downstream;
-  return reachable_from_outputs.AreDisjoint(inside_);
+  // Every path that leaves the inside and comes back passes through an output node, and only
+  // nodes before the last inside node (in post-DFS order) can lead back.
+  const size_t last_inside = inside_.ToVector().back();
+  std::vector<size_t> pending;
+  IndexSet visited(graph.size());
+  for (size_t output : output_.ToVector()) {
+    if (output < last_inside) pending.push_back(output);
+  }
+  while (!pending.empty()) {
+    const size_t node = pending.back();
+    pending.pop_back();
+    if (visited[node]) continue;
+    visited.Add(node);
+    for (size_t consumer : graph.node(node).outputs) {
+      if (inside_[consumer]) return false;
+      if (consumer < last_inside && !visited[consumer]) pending.push_back(consumer);
+    }
+  }
+  return true;
 }
 
 bool SubGraph::Touches(const SubGraph& other) const {
   return output_.Intersects(other.inside_) || other.output_.Intersects(inside_);
+}
+
+size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {
+  size_t exits = 0;
+  for (const SubGraph* side : {this, &other}) {
+    for (size_t exit : side->exit_.ToVector()) {
+      const DataflowNode& node = graph.node(exit);
+      exits += node.external || std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t output) {
+                 return !inside_[output] && !other.inside_[output];
+               });
+    }
+  }
+  return exits;
 }
 
 SubGraph SubGraph::DisjointUnion(const DataflowGraph& graph, const SubGraph& other) const {

@@ -51,6 +51,9 @@ class SubGraph {
   const std::string& label() const { return label_; }
   const std::vector<NestedSubGraph>& nested() const { return nested_; }
   size_t first_inside() const { return first_inside_; }
+  // How many exits the disjoint union with `other` would have, without building it: an exit of
+  // either side stays one when it is external or feeds a node outside both.
+  size_t ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const;
 
   // Convex (no outside node is both reachable from the inside and reaches the inside),
   // non-empty, and within the config's limits.

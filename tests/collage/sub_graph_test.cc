@@ -4,6 +4,10 @@
 
 #include "collage_test_graphs.h"
 #include "interpreter/interpreter.h"
+#include "testing/random_graphs.h"
+
+#include <map>
+#include <random>
 
 namespace collage {
 namespace {
@@ -86,6 +90,88 @@ TEST(SubGraphTest, ExtractComputesTheExits) {
   }();
   const Tensor recombined = Evaluate(add_of_parts, {Value(parts[0]), Value(parts[1])}).Flatten()[0];
   EXPECT_TRUE(recombined.BitwiseEqual(Evaluate(skip, args).Flatten()[0]));
+}
+
+// Independent oracle for convexity: a sub-graph is convex when no node outside it is both
+// reachable from an inside node and able to reach one. Reachability by plain forward search
+// over the whole graph.
+bool IsConvexByReachability(const DataflowGraph& graph, const std::vector<bool>& inside) {
+  const size_t n = graph.size();
+  std::vector<std::vector<bool>> reaches(n, std::vector<bool>(n, false));
+  for (size_t start = 0; start < n; ++start) {
+    std::vector<size_t> stack = {start};
+    while (!stack.empty()) {
+      const size_t node = stack.back();
+      stack.pop_back();
+      for (size_t consumer : graph.node(node).outputs) {
+        if (!reaches[start][consumer]) {
+          reaches[start][consumer] = true;
+          stack.push_back(consumer);
+        }
+      }
+    }
+  }
+  for (size_t middle = 0; middle < n; ++middle) {
+    if (inside[middle]) continue;
+    bool from_inside = false, to_inside = false;
+    for (size_t node = 0; node < n; ++node) {
+      if (!inside[node]) continue;
+      from_inside = from_inside || reaches[node][middle];
+      to_inside = to_inside || reaches[middle][node];
+    }
+    if (from_inside && to_inside) return false;
+  }
+  return true;
+}
+
+TEST(SubGraphTest, ConvexityAgreesWithReachabilityOnRandomSubsets) {
+  std::mt19937_64 random(7);
+  size_t convex = 0, non_convex = 0;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 4 + static_cast<int>(seed % 12)));
+    for (int trial = 0; trial < 30; ++trial) {
+      std::vector<bool> inside(graph.size(), false);
+      std::vector<size_t> indices;
+      for (size_t node = 0; node < graph.size(); ++node) {
+        if (graph.node(node).expr->kind() != ExprKind::kVar && random() % 3 == 0) {
+          inside[node] = true;
+          indices.push_back(node);
+        }
+      }
+      if (indices.empty()) continue;
+      const bool expected = IsConvexByReachability(graph, inside);
+      const SubGraphConfig any_shape{.max_exits = 0, .allow_taps = true, .max_depth = 0};
+      EXPECT_EQ(Make(graph, indices).IsValid(graph, any_shape), expected)
+          << "seed " << seed << " inside " << IndexSet(graph.size(), indices).ToString();
+      (expected ? convex : non_convex)++;
+    }
+  }
+  EXPECT_GT(convex, 50u);
+  EXPECT_GT(non_convex, 50u);  // the check is exercised both ways
+}
+
+TEST(SubGraphTest, ExitCountOfUnionIsTheExitCountOfTheBuiltUnion) {
+  std::mt19937_64 random(11);
+  std::map<size_t, size_t> exit_counts;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 4 + static_cast<int>(seed % 12)));
+    for (int trial = 0; trial < 30; ++trial) {
+      std::vector<size_t> first, second;
+      for (size_t node = 0; node < graph.size(); ++node) {
+        if (graph.node(node).expr->kind() == ExprKind::kVar) continue;
+        const auto side = random() % 3;
+        if (side == 0) first.push_back(node);
+        if (side == 1) second.push_back(node);
+      }
+      if (first.empty() || second.empty()) continue;
+      const SubGraph a = Make(graph, first), b = Make(graph, second);
+      const size_t expected = a.DisjointUnion(graph, b).exit().Count();
+      EXPECT_EQ(a.ExitCountOfUnion(graph, b), expected) << "seed " << seed;
+      EXPECT_EQ(b.ExitCountOfUnion(graph, a), expected) << "seed " << seed;
+      ++exit_counts[expected];
+    }
+  }
+  EXPECT_GE(exit_counts.size(), 3u);  // unions with several different exit counts were compared
 }
 
 }  // namespace
