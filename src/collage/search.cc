@@ -8,6 +8,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "collage/search_bounds.h"
+#include "support/error.h"
 #include "support/hash.h"
 
 namespace collage {
@@ -159,27 +161,108 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
   return penalty;
 }
 
-// Phase 3 from `initial`. Fills result.chosen, total and the state counts; false when no
-// complete state is reachable (`farthest_uncovered` then names the node it got stuck at).
-bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResult& result,
-                 size_t& farthest_uncovered) {
+// How states are told apart.
+enum class StateKeying {
+  kCoveredAndBoundary,  // exact with a transition penalty
+  kCoveredOnly,         // the approximation: the first cheapest path to a covered set keeps its boundary
+};
+
+struct StateKeyEqual {
+  StateKeying keying;
+  bool operator()(const StateKey& a, const StateKey& b) const {
+    return *a.covered == *b.covered && (keying == StateKeying::kCoveredOnly || *a.boundary == *b.boundary);
+  }
+};
+
+struct StateKeyHasher {
+  StateKeying keying;
+  size_t operator()(const StateKey& key) const {
+    return keying == StateKeying::kCoveredOnly ? key.covered->Hash() : StateKeyHash{}(key);
+  }
+};
+
+size_t StateBytes(const State& state) {
+  constexpr size_t kMapEntryBytes = 64;  // a hash node and its bucket, about
+  return sizeof(State) + state.covered.HeapBytes() + state.boundary.capacity() * sizeof(BoundaryEntry) +
+         kMapEntryBytes;
+}
+
+// The candidates the search may use from `initial`, with their costs as it will charge them:
+// those starting at an uncovered node, disjoint from `initial`, allowed, with a known cost.
+std::unordered_map<size_t, double> UsableCosts(const DijkstraInput& input, const IndexSet& initial) {
+  std::unordered_map<size_t, double> costs;
+  for (std::optional<size_t> node = initial.FirstOutside(); node; node = initial.FirstOutside(*node + 1)) {
+    for (size_t c : input.starting_at[*node]) {
+      if (input.allowed && !input.allowed(c)) continue;
+      if (input.candidates[c].sub_graph().inside().Intersects(initial)) continue;
+      const Cost cost = input.candidates[c].EstimatedCost(input.graph, input.estimator);
+      if (!cost.IsKnown()) continue;
+      costs.emplace(c, cost.seconds() + (input.surcharge ? input.surcharge(c) : 0.0));
+    }
+  }
+  return costs;
+}
+
+std::vector<size_t> BoundaryNodes(const State& state) {
+  std::vector<size_t> nodes;
+  nodes.reserve(state.boundary.size());
+  for (const BoundaryEntry& entry : state.boundary) nodes.push_back(entry.node);
+  return nodes;
+}
+
+// Phase 3 from `initial`: A* over covered sets with the cover lower bound, states keyed as
+// `keying` says. With a transition penalty and exact keying, a state is dropped when another
+// with the same covered set is cheaper by more than the penalties its boundary can still cost.
+// Fills result.chosen, total and the state counts. Returns false when no complete state is
+// reachable (`farthest_uncovered` then names the node it got stuck at) or when more than
+// `max_states` states were created (`over_budget` is then set).
+bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::unordered_map<size_t, double>& costs,
+               const CoverLowerBound& lower_bound, StateKeying keying, size_t max_states, SearchResult& result,
+               size_t& farthest_uncovered, bool& over_budget) {
   const bool penalized = static_cast<bool>(input.options.transition_penalty);
+  const bool prune_dominated = penalized && input.options.transition_penalty_bound &&
+                               keying == StateKeying::kCoveredAndBoundary;
+  FuturePenaltyBound penalty_bound;
+  if (prune_dominated) {
+    penalty_bound = FuturePenaltyBound(
+        input.graph, [&](size_t value) { return input.options.transition_penalty_bound(value, input.graph); });
+  }
+  // Per covered set: the least (cost so far + future penalty bound) over its states.
+  std::unordered_map<IndexSet, double, IndexSetHash> best_bound;
+
   std::deque<State> states;  // stable addresses: the map's keys point into it
-  std::unordered_map<StateKey, size_t, StateKeyHash> state_of;
-  using QueueEntry = std::tuple<double, size_t, size_t>;  // cost, insertion order, state
+  std::unordered_map<StateKey, size_t, StateKeyHasher, StateKeyEqual> state_of(
+      16, StateKeyHasher{keying}, StateKeyEqual{keying});
+  using QueueEntry = std::tuple<double, size_t, size_t>;  // cost + lower bound, insertion order, state
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue;
+  std::vector<double> remaining_bound;  // per state
   size_t insertions = 0;
+  size_t bytes = 0;
+  over_budget = false;
   states.push_back(State{initial, {}, Cost::Zero(), kNone, kNone});
+  remaining_bound.push_back(lower_bound.Remaining(initial));
+  bytes += StateBytes(states.back());
   state_of.emplace(StateKey{&states.back().covered, &states.back().boundary}, 0);
-  queue.emplace(0.0, insertions++, 0);
+  queue.emplace(remaining_bound[0], insertions++, 0);
   farthest_uncovered = initial.FirstOutside().value_or(input.graph.size());
   std::optional<size_t> final_state;
 
+  auto note_bound = [&](const State& state) {
+    const double bound = state.cost.seconds() + penalty_bound.Bound(state.covered, BoundaryNodes(state));
+    auto [entry, inserted] = best_bound.try_emplace(state.covered, bound);
+    if (!inserted) entry->second = std::min(entry->second, bound);
+  };
+  auto dominated = [&](const State& state) {
+    auto found = best_bound.find(state.covered);
+    return found != best_bound.end() && state.cost.seconds() > found->second;
+  };
+
   while (!queue.empty()) {
-    const auto [cost_seconds, order, state_index] = queue.top();
+    const auto [priority, order, state_index] = queue.top();
     queue.pop();
     if (states[state_index].settled) continue;
     states[state_index].settled = true;
+    if (prune_dominated && dominated(states[state_index])) continue;
     ++result.stats.states_explored;
     const std::optional<size_t> next = states[state_index].covered.FirstOutside();
     if (!next) {
@@ -189,11 +272,10 @@ bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResu
     farthest_uncovered = std::max(farthest_uncovered, *next);
     for (size_t c : input.starting_at[*next]) {
       const CandidatePartition& candidate = input.candidates[c];
-      if (input.allowed && !input.allowed(c)) continue;
+      const auto usable = costs.find(c);
+      if (usable == costs.end()) continue;
       if (!candidate.sub_graph().inside().AreDisjoint(states[state_index].covered)) continue;
-      Cost edge = candidate.EstimatedCost(input.graph, input.estimator);
-      if (!edge.IsKnown()) continue;
-      if (input.surcharge) edge += Cost::Seconds(input.surcharge(c));
+      Cost edge = Cost::Seconds(usable->second);
       IndexSet covered = states[state_index].covered | candidate.sub_graph().inside();
       std::vector<BoundaryEntry> boundary;
       if (penalized) {
@@ -203,8 +285,17 @@ bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResu
       auto found = state_of.find(StateKey{&covered, &boundary});
       size_t successor;
       if (found == state_of.end()) {
+        if (states.size() >= max_states) {
+          over_budget = true;
+          result.stats.states_reached = states.size();
+          result.stats.peak_state_bytes = std::max(result.stats.peak_state_bytes, bytes);
+          return false;
+        }
         successor = states.size();
+        const double remaining = remaining_bound[state_index] - lower_bound.Share(candidate.sub_graph().inside());
         states.push_back(State{std::move(covered), std::move(boundary), cost, state_index, c});
+        remaining_bound.push_back(std::max(0.0, remaining));
+        bytes += StateBytes(states.back());
         state_of.emplace(StateKey{&states.back().covered, &states.back().boundary}, successor);
       } else {
         successor = found->second;
@@ -212,11 +303,18 @@ bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResu
         states[successor].cost = cost;
         states[successor].predecessor = state_index;
         states[successor].candidate = c;
+        // With keying by covered set only, the cheaper path brings its own boundary.
+        if (keying == StateKeying::kCoveredOnly) states[successor].boundary = std::move(boundary);
       }
-      queue.emplace(cost.seconds(), insertions++, successor);
+      if (prune_dominated) {
+        note_bound(states[successor]);
+        if (dominated(states[successor])) continue;
+      }
+      queue.emplace(cost.seconds() + remaining_bound[successor], insertions++, successor);
     }
   }
   result.stats.states_reached = states.size();
+  result.stats.peak_state_bytes = std::max(result.stats.peak_state_bytes, bytes);
   if (!final_state) return false;
   result.total = states[*final_state].cost;
   for (size_t s = *final_state; states[s].predecessor != kNone; s = states[s].predecessor) {
@@ -226,12 +324,46 @@ bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResu
   return true;
 }
 
+// Exact when the states fit in the budget; otherwise the covered-set-only approximation, which
+// needs as many states as the search without penalty does. Throws when even that does not fit.
+bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResult& result,
+                 size_t& farthest_uncovered) {
+  const std::unordered_map<size_t, double> costs = UsableCosts(input, initial);
+  const CoverLowerBound lower_bound(input.candidates, costs);
+  const size_t max_states = input.options.max_states;
+  bool over_budget = false;
+  const bool penalized = static_cast<bool>(input.options.transition_penalty);
+  const StateKeying first = penalized ? StateKeying::kCoveredAndBoundary : StateKeying::kCoveredOnly;
+  if (RunSearch(input, initial, costs, lower_bound, first, max_states, result, farthest_uncovered, over_budget)) {
+    return true;
+  }
+  if (!over_budget) return false;
+  if (first == StateKeying::kCoveredAndBoundary) {
+    result.stats.exact = false;
+    result.stats.exact_states_reached = result.stats.states_reached;
+    result.stats.states_explored = 0;
+    if (RunSearch(input, initial, costs, lower_bound, StateKeying::kCoveredOnly, max_states, result,
+                  farthest_uncovered, over_budget)) {
+      return true;
+    }
+    if (!over_budget) return false;
+  }
+  throw Error("Collage search: more than " + std::to_string(max_states) +
+              " search states (the state budget) before a complete placement over " +
+              std::to_string(input.graph.size()) + " nodes and " + std::to_string(input.candidates.size()) +
+              " candidates; raise the budget or offer fewer candidates");
+}
+
 }  // namespace
 
 std::string SearchStats::ToString() const {
   std::ostringstream text;
   text << "candidates=" << candidates << " states_explored=" << states_explored << " states_reached=" << states_reached
-       << " seconds=" << seconds;
+       << " state_megabytes=" << static_cast<double>(peak_state_bytes) / 1e6 << " seconds=" << seconds;
+  if (!exact) {
+    text << " approximate (the exact search stopped at the state budget after " << exact_states_reached
+         << " states)";
+  }
   return text.str();
 }
 
@@ -280,10 +412,7 @@ CoverSearch::CoverSearch(const DataflowGraph& graph, const std::vector<Candidate
 std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region, const std::function<bool(size_t)>& allowed,
                                                   const std::function<double(size_t)>& surcharge) const {
   const auto start_time = std::chrono::steady_clock::now();
-  IndexSet initial(graph_.size());
-  for (size_t node = 0; node < graph_.size(); ++node) {
-    if (!region[node]) initial.Add(node);
-  }
+  const IndexSet initial = IndexSet::Full(graph_.size()) - region;
   SearchResult result;
   result.stats.candidates = candidates_.size();
   const SearchOptions no_penalty;

@@ -8,8 +8,17 @@
 // first uncovered node and are disjoint from the covered set are tried, so each placement is
 // reached in one canonical order. Edge cost = the candidate's cost + the penalties of the
 // dataflow edges between it and the covered nodes. Candidates whose cost is Invalid or
-// Unknown are skipped. The first complete state popped is optimal for this additive cost
-// model.
+// Unknown are skipped.
+//
+// The search is A*: states are taken in order of their cost so far plus a lower bound on
+// covering the rest (search_bounds.h), so the first complete state taken is optimal for this
+// additive cost model. With a transition penalty and its bound, a state is dropped when
+// another with the same covered set is cheaper by more than all the penalties its boundary
+// can still cost.
+// When the states outgrow SearchOptions::max_states the search starts again keyed by the
+// covered set alone (the cheapest path to a covered set keeps its boundary; penalties that a
+// dearer path would have avoided later are then missed): as many states as the search
+// without penalty needs. SearchStats::exact says which answered.
 #pragma once
 
 #include <functional>
@@ -30,16 +39,27 @@ struct SearchOptions {
   std::function<double(const std::string& producer, const std::string& consumer, size_t value,
                        const DataflowGraph& graph)>
       transition_penalty;
+  // The most `transition_penalty` may charge for handing over node `value`, whatever the two
+  // specs. Optional; when set, states that cannot beat another with the same covered set are
+  // dropped (the result stays exact).
+  std::function<double(size_t value, const DataflowGraph& graph)> transition_penalty_bound;
   // The spec of the candidates that compute nothing (tuples, projections, constants; "" for
   // none). Handing values to them costs nothing, and a node of theirs with one producer (a
   // projection) passes on the spec of that producer's value.
   std::string host_spec;
+  // The most states one search may create (about 250 bytes each plus the covered set's bits
+  // and the boundary). Past it the exact search with a penalty falls back to the covered-set
+  // keying; past it again the search throws.
+  size_t max_states = 2'000'000;
 };
 
 struct SearchStats {
   size_t candidates = 0;
   size_t states_explored = 0;  // popped and expanded
   size_t states_reached = 0;   // distinct states created
+  size_t peak_state_bytes = 0;  // the states' memory, estimated, at the largest
+  bool exact = true;            // false: the state budget was reached and the approximation answered
+  size_t exact_states_reached = 0;  // when not exact: the states the abandoned exact search had created
   double seconds = 0;
   std::string ToString() const;
 };

@@ -39,4 +39,11 @@ decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_p
   };
 }
 
+decltype(SearchOptions::transition_penalty_bound) CopyTransitionPenaltyBound(double bytes_per_second) {
+  Check(bytes_per_second > 0, "the copy bandwidth must be positive");
+  return [bytes_per_second](size_t value, const DataflowGraph& graph) {
+    return ValueBytes(graph, value) / bytes_per_second;
+  };
+}
+
 }  // namespace collage

@@ -24,7 +24,9 @@ double MeasureCopyBandwidth();
 // The bytes of node `value`'s tensor (summed over a tuple's fields); 0 for a constant.
 double ValueBytes(const DataflowGraph& graph, size_t value);
 
-// The search's penalty: ValueBytes / bytes_per_second.
+// The search's penalty: ValueBytes / bytes_per_second, whatever the two specs.
 decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second);
+// Its bound per value, which is the penalty itself.
+decltype(SearchOptions::transition_penalty_bound) CopyTransitionPenaltyBound(double bytes_per_second);
 
 }  // namespace collage

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <set>
 
 #include "collage/partition_spec.h"
 #include "collage_test_graphs.h"
@@ -197,6 +198,9 @@ SearchOptions ValueDependentPenalty() {
     EXPECT_NE(consumer, "host");
     return 0.5 + 0.75 * static_cast<double>(value % 4);
   };
+  options.transition_penalty_bound = [](size_t value, const DataflowGraph&) {
+    return 0.5 + 0.75 * static_cast<double>(value % 4);
+  };
   return options;
 }
 
@@ -303,6 +307,108 @@ TEST(SearchTest, ProjectionsPassOnTheSpecOfTheirTuple) {
     // split on a (1 s), then tanh on b (1 s + the penalty) or on a (3 s).
     EXPECT_EQ(result.total.seconds(), std::min(2.0 + penalty, 4.0)) << "penalty " << penalty;
   }
+}
+
+// The search's total for its own plan, recomputed from the plan: the candidates' costs plus the
+// penalties of the plan's hand-overs.
+double CostOfPlan(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
+                  const SearchResult& result, const SearchOptions& options) {
+  std::vector<size_t> chosen;
+  double total = 0;
+  for (const CandidatePartition& partition : result.chosen) {
+    total += HashedCost(graph, partition).seconds();
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      if (candidates[c].spec_name() == partition.spec_name() &&
+          candidates[c].sub_graph().inside() == partition.sub_graph().inside()) {
+        chosen.push_back(c);
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(chosen.size(), result.chosen.size());
+  return total + PenaltiesOfCover(graph, candidates, chosen, options);
+}
+
+TEST(SearchTest, OverTheStateBudgetTheCoveredSetApproximationAnswersAndSaysSo) {
+  const std::vector<PartitionSpec> specs = MockSpecs();
+  SearchOptions options = ValueDependentPenalty();
+  options.max_states = 40;
+  size_t approximate = 0;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 4 + static_cast<int>(seed % 7)));
+    const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
+    MockCostEstimator estimator(HashedCost);
+    SearchResult result;
+    try {
+      result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find("state budget"), std::string::npos) << error.what();
+      continue;
+    }
+    const double best = BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
+      return PenaltiesOfCover(graph, candidates, chosen, options);
+    });
+    // Whichever search answered, its total is what its plan really costs, and never below the optimum.
+    EXPECT_NEAR(result.total.seconds(), CostOfPlan(graph, candidates, result, options), 1e-9) << "seed " << seed;
+    EXPECT_GE(result.total.seconds(), best - 1e-9) << "seed " << seed;
+    if (result.stats.exact) {
+      EXPECT_NEAR(result.total.seconds(), best, 1e-9) << "seed " << seed;
+    } else {
+      ++approximate;
+      EXPECT_GT(result.stats.exact_states_reached, 0u);
+      EXPECT_NE(result.stats.ToString().find("approximate"), std::string::npos);
+    }
+  }
+  EXPECT_GT(approximate, 5u);
+}
+
+TEST(SearchTest, ASearchThatOutgrowsEvenTheApproximationFailsWithAClearMessage) {
+  const DataflowGraph graph = GraphOf(testing::MakeRandomDag(5, 10));
+  const std::vector<PartitionSpec> specs = MockSpecs();
+  SearchOptions options = ValueDependentPenalty();
+  options.max_states = 2;
+  MockCostEstimator estimator(HashedCost);
+  try {
+    SearchOptimalPlacement(graph, AllCandidates(graph, specs), estimator, {}, options);
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("more than 2 search states (the state budget)"), std::string::npos)
+        << error.what();
+  }
+}
+
+// An inception-like network: blocks of four parallel branches of different depths joined by a
+// sum, every op available on three specs with different costs, a penalty on every hand-over.
+// Without the lower bound and the dominance test the exact search's states multiply with the
+// open branches (each branch's boundary on any spec); with them it stays small and exact.
+TEST(SearchTest, ParallelBranchesStayWithinFewStatesAndExact) {
+  Var x = MakeVar("x", testing::F32({2, 3}));
+  Expr value = x;
+  const std::vector<std::string> ops = {"nn.relu", "tanh", "sigmoid", "negative"};
+  for (int block = 0; block < 8; ++block) {
+    std::vector<Expr> branches;
+    for (int branch = 0; branch < 4; ++branch) {
+      Expr path = value;
+      for (int depth = 0; depth <= branch; ++depth) path = CallOp(ops[(block + branch + depth) % 4], {path});
+      branches.push_back(path);
+    }
+    value = CallOp("add", {CallOp("add", {branches[0], branches[1]}), CallOp("add", {branches[2], branches[3]})});
+  }
+  const DataflowGraph graph = GraphOf(MakeFunction({x}, value));
+  const SubGraphConfig shallow{.max_exits = 1, .allow_taps = false, .max_depth = 2};
+  const std::set<std::string> all_ops = {"nn.relu", "tanh", "sigmoid", "negative", "add"};
+  const std::vector<PartitionSpec> specs = {MakeOpPredicateSpec(Declare("a", all_ops), shallow),
+                                            MakeOpPredicateSpec(Declare("b", all_ops), shallow),
+                                            MakeOpPredicateSpec(Declare("c", all_ops), shallow)};
+  SearchOptions options;
+  options.transition_penalty = [](const std::string&, const std::string&, size_t, const DataflowGraph&) { return 0.3; };
+  options.transition_penalty_bound = [](size_t, const DataflowGraph&) { return 0.3; };
+  MockCostEstimator estimator(HashedCost);
+  const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
+  const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
+  EXPECT_TRUE(result.stats.exact);
+  EXPECT_LT(result.stats.states_reached, 200'000u) << result.stats.ToString();
+  EXPECT_NEAR(result.total.seconds(), CostOfPlan(graph, candidates, result, options), 1e-9);
 }
 
 }  // namespace

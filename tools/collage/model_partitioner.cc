@@ -246,6 +246,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     estimator = std::move(owned);
     placement.copy_bandwidth = CopyBandwidth(*placement.database);
     options.search.transition_penalty = CopyTransitionPenalty(placement.copy_bandwidth);
+    options.search.transition_penalty_bound = CopyTransitionPenaltyBound(placement.copy_bandwidth);
     options.search.host_spec = host.name;
   } else {
     Check(request.cost_model == "analytic", "unknown cost model '" + request.cost_model + "'");
@@ -281,7 +282,12 @@ std::string ModelPlacement::Listing() const {
   for (const FunctionPlacement& function : functions) {
     const DataflowGraph graph = DataflowGraph::Create(function.original->body);
     text << "@" << function.name << ": " << function.result.stats.candidates << " candidates, "
-         << function.result.stats.states_explored << " search states\n";
+         << function.result.stats.states_explored << " search states";
+    if (!function.result.stats.exact) {
+      text << " (approximate: the exact search outgrew its budget at " << function.result.stats.exact_states_reached
+           << " states; hand-over penalties follow the cheapest path to each covered set)";
+    }
+    text << "\n";
     for (size_t c = 0; c < function.result.chosen.size(); ++c) {
       if (function.result.symbols[c].empty()) continue;
       const PlannedPartition& planned = plan.partitions.at(partition++);
