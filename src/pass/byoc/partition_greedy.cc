@@ -1,6 +1,5 @@
 #include "pass/byoc/partition_greedy.h"
 
-#include <unordered_map>
 #include <unordered_set>
 
 #include "ir/type_inference.h"
@@ -39,36 +38,37 @@ namespace {
 
 // True when a path between regions `a` and `b` (either direction) passes through anything
 // outside them: merging them would then create a cycle. Paths are taken in the graph with
-// every region contracted to one node, since each region runs as one call.
-bool PathLeavesRegions(RegionAssignment& assignment, size_t a, size_t b) {
+// every region contracted to one node, since each region runs as one call. `members` lists
+// each region's nodes (by region root). Only nodes before `limit` are followed: every node of
+// the pair comes before it in post-DFS order, so no path back into the pair goes further.
+bool PathLeavesRegions(RegionAssignment& assignment, const std::vector<std::vector<size_t>>& members, size_t a,
+                       size_t b, size_t limit) {
   const auto& nodes = assignment.graph.nodes;
-  std::unordered_map<size_t, std::vector<size_t>> members;
-  for (size_t i = 0; i < nodes.size(); ++i) members[assignment.RegionOf(i)].push_back(i);
-  auto in_pair = [](size_t region, size_t x, size_t y) { return region == x || region == y; };
-
+  auto in_pair = [&](size_t region) { return region == a || region == b; };
   std::vector<size_t> stack;  // regions reached outside the pair
   auto push_consumers = [&](size_t region) {
     for (size_t member : members[region]) {
-      for (const auto& edge : nodes[member].outputs) stack.push_back(assignment.RegionOf(edge.consumer));
+      for (const auto& edge : nodes[member].outputs) {
+        if (edge.consumer < limit) stack.push_back(assignment.RegionOf(edge.consumer));
+      }
     }
   };
   push_consumers(a);
   push_consumers(b);
   std::unordered_set<size_t> seen;
-  bool left_pair = false;
   while (!stack.empty()) {
     const size_t region = stack.back();
     stack.pop_back();
-    if (in_pair(region, a, b)) continue;  // a direct edge between the pair is fine
+    if (in_pair(region)) continue;  // a direct edge between the pair is fine
     if (!seen.insert(region).second) continue;
     for (size_t member : members[region]) {
       for (const auto& edge : nodes[member].outputs) {
+        if (edge.consumer >= limit) continue;
         const size_t next = assignment.RegionOf(edge.consumer);
-        if (in_pair(next, a, b)) left_pair = true;
+        if (in_pair(next)) return true;
         stack.push_back(next);
       }
     }
-    if (left_pair) return true;
   }
   return false;
 }
@@ -77,6 +77,8 @@ bool PathLeavesRegions(RegionAssignment& assignment, size_t a, size_t b) {
 
 void MergeCompilerRegions(RegionAssignment& assignment) {
   const auto& nodes = assignment.graph.nodes;
+  std::vector<std::vector<size_t>> members(nodes.size());  // by region root
+  for (size_t node = 0; node < nodes.size(); ++node) members[node] = {node};
   // In post-DFS order, each node tries to join the regions of its producers of the same backend.
   for (size_t node = 0; node < nodes.size(); ++node) {
     if (!assignment.backend_of[node]) continue;
@@ -87,8 +89,11 @@ void MergeCompilerRegions(RegionAssignment& assignment) {
       if (assignment.backend_of[producer] != assignment.backend_of[node]) return;
       const size_t mine = assignment.RegionOf(node);
       const size_t theirs = assignment.RegionOf(producer);
-      if (mine == theirs || PathLeavesRegions(assignment, mine, theirs)) return;
+      if (mine == theirs || PathLeavesRegions(assignment, members, mine, theirs, node + 1)) return;
       assignment.region_parent[mine] = theirs;
+      std::vector<size_t>& joined = members[theirs];
+      joined.insert(joined.end(), members[mine].begin(), members[mine].end());
+      members[mine] = {};
     });
   }
 }
