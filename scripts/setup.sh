@@ -22,6 +22,8 @@ PACKAGES=(
   libprotobuf-dev
   protobuf-compiler
   python3-onnx
+  # ONNX's backend node tests (tests/onnx_node_suite: the OnnxNodeSuite test).
+  libonnx-testdata
   # The xnnpack backend (src/backend/xnnpack; optional, left out of the build without them).
   libxnnpack-dev
   libpthreadpool-dev

@@ -12,6 +12,9 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterNormalizationOps(registry);
   RegisterPoolingOps(registry);
   RegisterImageOps(registry);
+  RegisterIndexingOps(registry);
+  RegisterOrderingOps(registry);
+  RegisterEinsumOps(registry);
 }
 
 }  // namespace collage

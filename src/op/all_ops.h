@@ -17,5 +17,8 @@ void RegisterDenseOps(OpRegistry& registry);        // nn_dense.cc: dense, matmu
 void RegisterNormalizationOps(OpRegistry& registry);  // nn_normalization.cc: batch_norm, layer_norm, softmax
 void RegisterPoolingOps(OpRegistry& registry);      // nn_pooling.cc: max/avg, global and adaptive pools
 void RegisterImageOps(OpRegistry& registry);        // image.cc: resize
+void RegisterIndexingOps(OpRegistry& registry);     // indexing.cc: gather/scatter elements and nd, one_hot
+void RegisterOrderingOps(OpRegistry& registry);     // ordering.cc: topk, cumsum, trilu
+void RegisterEinsumOps(OpRegistry& registry);       // einsum.cc: einsum
 
 }  // namespace collage

@@ -81,6 +81,26 @@ struct Clip {
   }
 };
 
+// The trigonometric and hyperbolic functions and their inverses.
+void RegisterTrigonometricOps(OpRegistry& registry) {
+  struct Function {
+    const char* name;
+    double (*function)(double);
+  };
+  static constexpr Function kFunctions[] = {
+      {"sin", [](double x) { return std::sin(x); }},     {"cos", [](double x) { return std::cos(x); }},
+      {"tan", [](double x) { return std::tan(x); }},     {"asin", [](double x) { return std::asin(x); }},
+      {"acos", [](double x) { return std::acos(x); }},   {"atan", [](double x) { return std::atan(x); }},
+      {"sinh", [](double x) { return std::sinh(x); }},   {"cosh", [](double x) { return std::cosh(x); }},
+      {"asinh", [](double x) { return std::asinh(x); }}, {"acosh", [](double x) { return std::acosh(x); }},
+      {"atanh", [](double x) { return std::atanh(x); }},
+  };
+  for (const Function& function : kFunctions) {
+    RegisterUnary(registry, function.name, std::string("std::") + function.name + "(x)", kFloatDTypes,
+                  WithoutAttrs(function.function));
+  }
+}
+
 void RegisterUnaryOps(OpRegistry& registry) {
   RegisterUnary(registry, "nn.relu", "max(x, 0)", kNumericDTypes,
                 WithoutAttrs([](auto x) { return x < 0 ? decltype(x){0} : x; }));
@@ -121,6 +141,9 @@ void RegisterUnaryOps(OpRegistry& registry) {
       .Attr("a_min", AttrKind::kFloat)
       .Attr("a_max", AttrKind::kFloat);
   RegisterUnary(registry, "logical_not", "boolean negation", kBoolDTypes, WithoutAttrs([](auto x) { return !x; }));
+  RegisterUnary(registry, "sign", "-1, 0 or 1 by the sign of x (NaN stays NaN)", kNumericDTypes,
+                WithoutAttrs([](auto x) { return x > 0 ? decltype(x){1} : x < 0 ? decltype(x){-1} : x; }));
+  RegisterTrigonometricOps(registry);
 }
 
 enum class BinaryResult { kSameAsInputs, kBool };
@@ -172,6 +195,10 @@ void RegisterBinaryOps(OpRegistry& registry) {
                  [](auto a, auto b) { return scalar::Divide(a, b); });
   RegisterBinary(registry, "power", "lhs ^ rhs", kNumericDTypes, kSame,
                  [](auto a, auto b) { return scalar::Power(a, b); });
+  RegisterBinary(registry, "truncated_mod", "remainder with the sign of lhs (C's % and fmod)", kNumericDTypes, kSame,
+                 [](auto a, auto b) { return scalar::TruncatedRemainder(a, b); });
+  RegisterBinary(registry, "floor_mod", "remainder with the sign of rhs (Python's %)", kNumericDTypes, kSame,
+                 [](auto a, auto b) { return scalar::FlooredRemainder(a, b); });
   RegisterBinary(registry, "maximum", "larger of the two; NaN propagates", kNumericDTypes, kSame,
                  [](auto a, auto b) { return scalar::Maximum(a, b); });
   RegisterBinary(registry, "minimum", "smaller of the two; NaN propagates", kNumericDTypes, kSame,

@@ -1,6 +1,7 @@
 // Normalizations along one axis: nn.batch_norm (inference form, with moving statistics),
 // nn.layer_norm (statistics over the single axis `axis`), nn.softmax and nn.log_softmax
-// (numerically stable: the maximum is subtracted before exponentiating).
+// (numerically stable: the maximum is subtracted before exponentiating), and nn.lrn (across
+// neighbouring channels).
 #include <algorithm>
 #include <cmath>
 
@@ -123,9 +124,56 @@ F32KernelBody SoftmaxKernel(bool logarithmic) {
   };
 }
 
+Type LrnRelation(const std::vector<Type>& arg_types, const Attrs& attrs) {
+  const TensorTypeNode& data = ExpectTensorArg(arg_types, 0, "data");
+  ExpectFloat(data, "data");
+  if (data.shape.size() < 2) throw TypeError("data must have rank >= 2 ([N, C, ...]), got " + ShapeToString(data.shape));
+  GetIntAtLeast(attrs, "size", 1);
+  return arg_types[0];
+}
+
+// x / (bias + alpha / size * sum of x^2 over the channels c - floor((size - 1) / 2) to
+// c + ceil((size - 1) / 2) that exist) ^ beta.
+void LrnKernel(const std::vector<Tensor>& args, const Attrs& attrs, Tensor& result) {
+  const AxisSplit split = SplitAtAxis(args[0].shape(), 1);
+  const int64_t size = attrs.GetInt("size");
+  const double alpha = attrs.GetFloat("alpha");
+  const double beta = attrs.GetFloat("beta");
+  const double bias = attrs.GetFloat("bias");
+  const float* data = args[0].data<float>();
+  float* output = result.data<float>();
+  for (int64_t n = 0; n < split.outer; ++n) {
+    for (int64_t c = 0; c < split.extent; ++c) {
+      const int64_t first = std::max<int64_t>(0, c - (size - 1) / 2);
+      const int64_t last = std::min<int64_t>(split.extent - 1, c + size / 2);
+      for (int64_t i = 0; i < split.inner; ++i) {
+        double square_sum = 0.0;
+        for (int64_t k = first; k <= last; ++k) {
+          const double value = data[split.FlatIndex(n, k, i)];
+          square_sum += value * value;
+        }
+        const int64_t index = split.FlatIndex(n, c, i);
+        output[index] = static_cast<float>(data[index] / std::pow(bias + alpha / static_cast<double>(size) * square_sum,
+                                                                  beta));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void RegisterNormalizationOps(OpRegistry& registry) {
+  registry.Register("nn.lrn")
+      .Describe("local response normalization across channels (axis 1), as ONNX LRN")
+      .Args({"data"})
+      .Attr("size", AttrKind::kInt)
+      .Attr("alpha", AttrKind::kFloat, 1e-4)
+      .Attr("beta", AttrKind::kFloat, 0.75)
+      .Attr("bias", AttrKind::kFloat, 1.0)
+      .Pattern(OpPatternKind::kOpaque)
+      .Relation(LrnRelation)
+      .Kernel(MakeF32Kernel("nn.lrn", LrnRelation, LrnKernel));
+
   registry.Register("nn.batch_norm")
       .Describe(
           "inference batch normalization: (data - moving_mean) / sqrt(moving_var + epsilon) * gamma + beta "

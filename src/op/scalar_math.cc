@@ -26,4 +26,15 @@ int64_t Power(int64_t base, int64_t exponent) {
   return result;
 }
 
+int64_t TruncatedRemainder(int64_t a, int64_t b) {
+  if (b == 0) throw Error("integer remainder of a division by zero");
+  if (b == -1) return 0;  // INT64_MIN % -1 overflows
+  return a % b;
+}
+
+int64_t FlooredRemainder(int64_t a, int64_t b) {
+  const int64_t remainder = TruncatedRemainder(a, b);
+  return remainder != 0 && ((remainder < 0) != (b < 0)) ? remainder + b : remainder;
+}
+
 }  // namespace collage::scalar

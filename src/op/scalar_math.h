@@ -59,4 +59,16 @@ T Minimum(T a, T b) {
   return b < a ? b : a;
 }
 
+// The remainder of a / b truncated toward zero (its sign is the dividend's, like C's % and
+// fmod); integer division by zero throws Error.
+inline double TruncatedRemainder(double a, double b) { return std::fmod(a, b); }
+int64_t TruncatedRemainder(int64_t a, int64_t b);
+
+// The remainder of a / b rounded toward -inf (its sign is the divisor's, like Python's %).
+inline double FlooredRemainder(double a, double b) {
+  const double remainder = std::fmod(a, b);
+  return remainder != 0 && ((remainder < 0) != (b < 0)) ? remainder + b : remainder;
+}
+int64_t FlooredRemainder(int64_t a, int64_t b);
+
 }  // namespace collage::scalar

@@ -15,8 +15,6 @@
 namespace collage {
 namespace {
 
-int64_t Rank(const TensorTypeNode& type) { return static_cast<int64_t>(type.shape.size()); }
-
 // The result of a kernel whose output is the input's elements in the same order.
 std::vector<Tensor> SameElementsAs(const Tensor& input, const Type& result_type) {
   const TensorTypeNode* result = AsTensorType(result_type);

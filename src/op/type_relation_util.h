@@ -12,6 +12,7 @@ namespace collage {
 // The tensor type of argument `index`; throws TypeError("argument <index> (<name>) must be
 // a tensor, got ...") otherwise.
 const TensorTypeNode& ExpectTensorArg(const std::vector<Type>& arg_types, size_t index, const std::string& name);
+inline int64_t Rank(const TensorTypeNode& type) { return static_cast<int64_t>(type.shape.size()); }
 // Throws TypeError naming the argument unless its rank is `rank`.
 void ExpectRank(const TensorTypeNode& type, int64_t rank, const std::string& name);
 // Throws TypeError naming the argument unless its dtype is floating point.

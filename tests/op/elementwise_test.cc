@@ -320,5 +320,41 @@ TEST(ElementwiseTest, CastRejectsAnUnknownDType) {
   EXPECT_TRUE(MessageHas(InferTypeError("cast", {F32Type({2})}), {"cast: ", "missing required attribute 'dtype'"}));
 }
 
+TEST(ElementwiseTest, SignOnFloatAndInteger) {
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("sign", {F32({-2.5f, 0.0f, 3.0f, -0.0f}, {2, 2})}), DType::kF32, {2, 2},
+                       {-1, 0, 1, 0}));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("sign", {I64({-7, 0, 9}, {3})}), DType::kI64, {3}, {-1, 0, 1}));
+}
+
+TEST(ElementwiseTest, TrigonometricAndHyperbolicFunctions) {
+  Tensor x = F32({0.0f, 0.5f}, {2});
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("sin", {x}), DType::kF32, {2}, {0, 0.479425538604203}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("cos", {x}), DType::kF32, {2}, {1, 0.877582561890373}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("tan", {x}), DType::kF32, {2}, {0, 0.546302489843790}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("asin", {x}), DType::kF32, {2}, {0, 0.523598775598299}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("acos", {x}), DType::kF32, {2}, {1.570796326794897, 1.047197551196598},
+                       1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("atan", {x}), DType::kF32, {2}, {0, 0.463647609000806}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("sinh", {x}), DType::kF32, {2}, {0, 0.521095305493747}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("cosh", {x}), DType::kF32, {2}, {1, 1.127625965206381}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("asinh", {x}), DType::kF32, {2}, {0, 0.481211825059603}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("atanh", {x}), DType::kF32, {2}, {0, 0.549306144334055}, 1e-6));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("acosh", {F32({1.0f, 2.0f}, {2})}), DType::kF32, {2},
+                       {0, 1.316957896924816}, 1e-6));
+  EXPECT_TRUE(MessageHas(InferTypeError("sin", {TensorType(DType::kI32, {2})}), {"sin: ", "floating point"}));
+}
+
+TEST(ElementwiseTest, RemaindersTakeTheSignOfTheDividendOrTheDivisor) {
+  Tensor a = I64({7, -7, 7, -7}, {4});
+  Tensor b = I64({3, 3, -3, -3}, {4});
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("truncated_mod", {a, b}), DType::kI64, {4}, {1, -1, 1, -1}));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("floor_mod", {a, b}), DType::kI64, {4}, {1, 2, -2, -1}));
+  Tensor x = F32({5.5f, -5.5f}, {2});
+  Tensor y = F32({2.0f, 2.0f}, {2});
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("truncated_mod", {x, y}), DType::kF32, {2}, {1.5, -1.5}));
+  EXPECT_TRUE(TensorIs(EvaluateOpToTensor("floor_mod", {x, y}), DType::kF32, {2}, {1.5, 0.5}));
+  EXPECT_THROW(EvaluateOp("floor_mod", {I64({1}, {1}), I64({0}, {1})}), Error);
+}
+
 }  // namespace
 }  // namespace collage

@@ -61,6 +61,19 @@ TEST(NNLayerNormTest, ShapeErrorNamesTheDimension) {
             "nn.layer_norm: data must be floating point, got i32");
 }
 
+TEST(NNLrnTest, HandComputedAcrossNeighbouringChannels) {
+  // Channels 1, 2, 3; alpha 3, beta 1, bias 1. Size 3 sums squares over c - 1 .. c + 1:
+  // 1 / (1 + 5), 2 / (1 + 14), 3 / (1 + 13). Size 2 over c .. c + 1, alpha / size = 1.5:
+  // 1 / (1 + 1.5 * 5), 2 / (1 + 1.5 * 13), 3 / (1 + 1.5 * 9).
+  const Tensor data = F32({1, 2, 3}, {1, 3, 1, 1});
+  ExpectTensorNear(EvaluateOp("nn.lrn", {data}, {{"size", int64_t{3}}, {"alpha", 3.0}, {"beta", 1.0}}), {1, 3, 1, 1},
+                   {1.0 / 6, 2.0 / 15, 3.0 / 14});
+  ExpectTensorNear(EvaluateOp("nn.lrn", {data}, {{"size", int64_t{2}}, {"alpha", 3.0}, {"beta", 1.0}}), {1, 3, 1, 1},
+                   {1.0 / 8.5, 2.0 / 20.5, 3.0 / 14.5});
+  EXPECT_EQ(InferTypeError("nn.lrn", {F32Type({4})}, {{"size", int64_t{3}}}),
+            "nn.lrn: data must have rank >= 2 ([N, C, ...]), got (4)");
+}
+
 TEST(NNSoftmaxTest, HandComputedRow) {
   const double sum = std::exp(-2.0) + std::exp(-1.0) + 1.0;
   ExpectTensorNear(EvaluateOp("nn.softmax", {F32({1, 2, 3}, {1, 3})}), {1, 3},

@@ -21,7 +21,12 @@ bool LooksLikeOption(const std::string& argument) { return argument.size() > 1 &
 std::optional<std::string> ParsedArguments::Value(const std::string& name) const {
   auto found = values_.find(name);
   if (found == values_.end()) return std::nullopt;
-  return found->second;
+  return found->second.back();
+}
+
+std::vector<std::string> ParsedArguments::Values(const std::string& name) const {
+  auto found = values_.find(name);
+  return found == values_.end() ? std::vector<std::string>{} : found->second;
 }
 
 uint64_t ParsedArguments::UnsignedValue(const std::string& name, uint64_t fallback, uint64_t minimum,
@@ -63,7 +68,7 @@ ParsedArguments ParseArguments(const CommandSpec& spec, std::span<const std::str
     const OptionSpec* option = FindOption(spec, name);
     if (option == nullptr) throw UsageError("unknown option '" + name + "' for '" + spec.name + "'", spec.name);
     const std::string& canonical = option->names.front();
-    if (parsed.Has(canonical)) throw UsageError("option " + canonical + " given twice", spec.name);
+    if (parsed.Has(canonical) && !option->repeatable) throw UsageError("option " + canonical + " given twice", spec.name);
     std::string value;
     if (option->value_name.empty()) {
       if (equals != std::string::npos) throw UsageError("option " + name + " takes no value", spec.name);
@@ -74,7 +79,7 @@ ParsedArguments ParseArguments(const CommandSpec& spec, std::span<const std::str
     } else {
       throw UsageError("option " + name + " needs a value (" + option->value_name + ")", spec.name);
     }
-    parsed.values_[canonical] = value;
+    parsed.values_[canonical].push_back(value);
   }
   if (spec.positional.empty()) {
     if (!positionals.empty()) throw UsageError("unexpected argument '" + positionals.front() + "'", spec.name);

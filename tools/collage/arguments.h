@@ -29,6 +29,7 @@ struct OptionSpec {
   std::vector<std::string> names;  // the canonical name first: {"--output", "-o"}
   std::string value_name;          // e.g. "S"; empty for a switch such as --check
   std::string help;
+  bool repeatable = false;         // may be given more than once (Values() lists them in order)
 };
 
 struct CommandSpec {
@@ -47,7 +48,10 @@ class ParsedArguments {
 
   // Options by canonical name; a switch has an empty value.
   bool Has(const std::string& name) const { return values_.count(name) > 0; }
+  // The value of an option (of a repeatable one: the last given).
   std::optional<std::string> Value(const std::string& name) const;
+  // Every value of an option, in the order given; empty when absent.
+  std::vector<std::string> Values(const std::string& name) const;
   // The value parsed as an unsigned integer in [minimum, maximum]; `fallback` when absent.
   // A malformed value is a UsageError naming the option.
   uint64_t UnsignedValue(const std::string& name, uint64_t fallback, uint64_t minimum = 0,
@@ -56,7 +60,7 @@ class ParsedArguments {
  private:
   friend ParsedArguments ParseArguments(const CommandSpec& spec, std::span<const std::string> arguments);
   std::string command_;
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> values_;
 };
 
 // Accepts "--name value", "--name=value", switches, one positional argument and "--"

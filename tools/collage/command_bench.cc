@@ -66,7 +66,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   options.rounds = static_cast<int>(arguments.UnsignedValue("--repeat", 10, 1, 100000));
   options.seed = request.seed;
 
-  const Module model = LoadModelForPlacement(arguments.positional);
+  const Module model = LoadModelForPlacement(arguments.positional, ReadShapeBindings(arguments, kCommand));
   const ModelPlacement placement = PlaceModel(model, request);
   std::cout << "tuning: " << placement.tuning->ToString() << "\n";
 

@@ -12,11 +12,11 @@ CommandSpec ImportCommandSpec() {
   return {"import",
           "MODEL",
           "print the imported, type-checked model in the text format",
-          {{{"--output", "-o"}, "OUT", "write the text to OUT instead of standard output"}}};
+          {{{"--output", "-o"}, "OUT", "write the text to OUT instead of standard output"}, ShapeOptionSpec()}};
 }
 
 int RunImportCommand(const ParsedArguments& arguments) {
-  std::string text = PrintModule(LoadModel(arguments.positional));
+  std::string text = PrintModule(LoadModel(arguments.positional, ReadShapeBindings(arguments, "import")));
   if (!text.empty() && text.back() != '\n') text += '\n';
   const std::optional<std::string> output = arguments.Value("--output");
   if (!output) {

@@ -58,7 +58,7 @@ CommandSpec PartitionCommandSpec() {
 
 int RunPartitionCommand(const ParsedArguments& arguments) {
   const PartitionRequest request = ReadPartitionRequest(arguments, "analytic", kCommand);
-  const Module model = LoadModelForPlacement(arguments.positional);
+  const Module model = LoadModelForPlacement(arguments.positional, ReadShapeBindings(arguments, kCommand));
   const ModelPlacement placement = PlaceModel(model, request);
   std::cout << placement.Listing();
   if (placement.tuning) PrintTuning(placement);

@@ -3,6 +3,7 @@
 // listed backends (the universal fallback runs the rest) or as the plan of `collage partition
 // -o` says (--plan); prints each output's type and a summary, optionally the per-partition
 // profile, writes the outputs and checks them against the reference interpreter.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -60,7 +61,10 @@ CommandSpec RunCommandSpec() {
                "see `collage backends`)"},
               ThreadsOptionSpec(),
               {{"--seed"}, "S", "seed of the random inputs (default: 0)"},
-              {{"--inputs"}, "IN.npz", "take the inputs from IN.npz, one array per parameter name"},
+              {{"--inputs"}, "IN.npz",
+               "take the inputs from IN.npz, one array per graph input name; their shapes bind symbolic dimensions, and "
+               "inputs that must be known at load time (shapes, axes, pads, sizes) become constants of their values"},
+              ShapeOptionSpec(),
               {{"--outputs"}, "OUT.npz", "write the outputs to OUT.npz (\"output\" or \"output0\", ...)"},
               {{"--check"}, "", "compare every output with the reference interpreter; exit 1 on mismatch"},
               {{"--plan"}, "PLAN", "run the placement of PLAN (`collage partition -o`), made for this MODEL"},
@@ -80,12 +84,20 @@ int RunRunCommand(const ParsedArguments& arguments) {
   const uint64_t threads = ThreadsArgument(arguments);
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
 
-  const Module loaded = LoadModel(arguments.positional);
+  const std::optional<std::string> inputs_path = arguments.Value("--inputs");
+  NamedTensors arrays = inputs_path ? ReadNpz(*inputs_path) : NamedTensors{};
+  ModelBindings bindings = ReadShapeBindings(arguments, "run");
+  for (const auto& [name, tensor] : arrays) bindings.values.emplace(name, tensor);
+  const LoadedModel loaded_model = LoadModelWithBindings(arguments.positional, bindings);
+  const Module& loaded = loaded_model.module;
   const Module module = StandardPipeline()(loaded);
   const Function& main = module.main();
-  const std::optional<std::string> inputs_path = arguments.Value("--inputs");
+  std::erase_if(arrays, [&](const auto& array) {
+    return std::find(loaded_model.bound_inputs.begin(), loaded_model.bound_inputs.end(), array.first) !=
+           loaded_model.bound_inputs.end();
+  });
   const std::vector<Value> inputs =
-      inputs_path ? ArgumentsFromArrays(main, ReadNpz(*inputs_path), *inputs_path) : RandomArguments(main, seed);
+      inputs_path ? ArgumentsFromArrays(main, arrays, *inputs_path) : RandomArguments(main, seed);
 
   Function placed = main;
   if (plan_path) {

@@ -9,15 +9,53 @@
 
 namespace collage::cli {
 
-Module LoadModel(const std::string& path) {
+OptionSpec ShapeOptionSpec() {
+  return {{"--shape"},
+          "NAME=DIMS",
+          "bind the shape of ONNX graph input NAME, e.g. input=1x3x224x224 (its symbolic dimensions); repeatable",
+          /*repeatable=*/true};
+}
+
+ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command) {
+  ModelBindings bindings;
+  for (const std::string& text : arguments.Values("--shape")) {
+    std::pair<std::string, Shape> binding;
+    try {
+      binding = ParseInputShapeOverride(text);
+    } catch (const Error& error) {
+      throw UsageError(error.what(), command);
+    }
+    if (!bindings.shapes.emplace(binding).second) {
+      throw UsageError("--shape names input '" + binding.first + "' twice", command);
+    }
+  }
+  return bindings;
+}
+
+LoadedModel LoadModelWithBindings(const std::string& path, const ModelBindings& bindings) {
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(path, error);
   if (!std::filesystem::exists(status)) throw Error("model file '" + path + "' does not exist");
   if (std::filesystem::is_directory(status)) throw Error("model file '" + path + "' is a directory");
-  if (std::filesystem::path(path).extension() == ".onnx") return ImportOnnxFile(path).module;
-  return ParseModuleFile(path);
+  if (std::filesystem::path(path).extension() == ".onnx") {
+    OnnxImportOptions options;
+    options.input_shapes = bindings.shapes;
+    options.input_values = bindings.values;
+    OnnxModel model = ImportOnnxFile(path, options);
+    return {std::move(model.module), std::move(model.specialized_inputs)};
+  }
+  if (!bindings.shapes.empty()) {
+    throw Error(path + ": --shape binds ONNX graph inputs; a text-IR model has static shapes");
+  }
+  return {ParseModuleFile(path), {}};
 }
 
-Module LoadModelForPlacement(const std::string& path) { return StandardPipeline()(LoadModel(path)); }
+Module LoadModel(const std::string& path, const ModelBindings& bindings) {
+  return LoadModelWithBindings(path, bindings).module;
+}
+
+Module LoadModelForPlacement(const std::string& path, const ModelBindings& bindings) {
+  return StandardPipeline()(LoadModel(path, bindings));
+}
 
 }  // namespace collage::cli

@@ -1,21 +1,51 @@
 // Loads the MODEL argument of the CLI commands: a text-IR file (any name not ending in
-// .onnx) is parsed and type-checked; an .onnx file goes to the ONNX importer. `collage import`
-// prints the module as loaded; the commands that place it run the standard passes first.
+// .onnx) is parsed and type-checked; an .onnx file goes to the ONNX importer, with its graph
+// inputs bound as the command line says. `collage import` prints the module as loaded; the
+// commands that place it run the standard passes first.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
+#include "arguments.h"
 #include "ir/module.h"
+#include "support/shape.h"
+#include "support/tensor.h"
 
 namespace collage::cli {
 
-// Throws Error naming the file when it is missing or unreadable, and the parser's or type
-// checker's one-line error ("file:line:col: ...") when it is malformed or ill-typed.
-Module LoadModel(const std::string& path);
+// What the command line binds in an ONNX model's graph inputs: shapes by `--shape NAME=DIMS`
+// (symbolic dimensions), and for `run` the arrays of --inputs, whose shapes bind symbolic
+// dimensions and whose values bind inputs that must be known at import time (a shape, axes,
+// pads, sizes: specialization).
+struct ModelBindings {
+  std::map<std::string, Shape> shapes;
+  std::map<std::string, Tensor> values;
+
+  bool empty() const { return shapes.empty() && values.empty(); }
+};
+
+// The option `--shape NAME=DIMS` (repeatable) of import, run, partition and bench.
+OptionSpec ShapeOptionSpec();
+// The --shape values of `arguments`; a malformed one or a name given twice is a UsageError.
+ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command);
+
+struct LoadedModel {
+  Module module;
+  // Graph inputs bound to their given values: constants in `module`, not parameters.
+  std::vector<std::string> bound_inputs;
+};
+
+// Throws Error naming the file when it is missing or unreadable, and the parser's, importer's
+// or type checker's one-line error ("file:line:col: ...") when it is malformed or ill-typed;
+// bindings for a text-IR model are an Error (its shapes are static).
+LoadedModel LoadModelWithBindings(const std::string& path, const ModelBindings& bindings);
+Module LoadModel(const std::string& path, const ModelBindings& bindings = {});
 
 // The model that run, partition and bench place and compile: LoadModel's module after
 // StandardPipeline (batch norms folded into the preceding convolution's weights, dropout
 // removed, common subexpressions merged, dead code removed), as DESIGN §2 orders it.
-Module LoadModelForPlacement(const std::string& path);
+Module LoadModelForPlacement(const std::string& path, const ModelBindings& bindings = {});
 
 }  // namespace collage::cli

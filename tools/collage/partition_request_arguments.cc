@@ -2,6 +2,7 @@
 
 #include "available_backends.h"
 #include "backend/backend.h"
+#include "model_loader.h"
 #include "threads_option.h"
 
 namespace collage::cli {
@@ -18,6 +19,7 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs() {
        "wall time of the graph-level search per function (default: 120); it ends sooner when 10 generations in a row "
        "find nothing better"},
       {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
+      ShapeOptionSpec(),
   };
 }
 

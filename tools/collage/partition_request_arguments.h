@@ -10,7 +10,7 @@
 
 namespace collage::cli {
 
-// --backends, --db, --threads, --search, --graph-budget and --seed.
+// --backends, --db, --threads, --search, --graph-budget, --seed and --shape.
 std::vector<OptionSpec> PartitionRequestOptionSpecs();
 
 // Reads those options (and --cost when the command has it; `default_cost` otherwise). Bad

@@ -9,6 +9,7 @@
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
+#include "ir/type.h"
 #include "text_file.h"
 
 namespace collage::cli {
@@ -141,6 +142,17 @@ void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const
                            const std::string& model_path) {
   const std::string hash = ModelHash(model);
   if (hash == plan.model_hash) return;
+  // The same model bound to other input shapes: name the first input that differs.
+  const std::vector<Var>& planned = plan.module.main()->params;
+  const std::vector<Var>& given = model.main()->params;
+  for (size_t i = 0; i < planned.size() && i < given.size(); ++i) {
+    const std::string planned_type = TypeToString(planned[i]->type_annotation);
+    const std::string given_type = TypeToString(given[i]->type_annotation);
+    if (planned[i]->name_hint == given[i]->name_hint && planned_type != given_type) {
+      throw Error("plan '" + plan_path + "' was made for input '" + planned[i]->name_hint + "' of type " +
+                  planned_type + ", not " + given_type + " (partition again with this --shape or these --inputs)");
+    }
+  }
   throw Error("plan '" + plan_path + "' was made for model '" + plan.model_path + "' (hash " + plan.model_hash +
               "), not for model '" + model_path + "' (hash " + hash + ")");
 }

@@ -47,8 +47,9 @@ std::string PlanToText(const Plan& plan);
 Plan ParsePlan(const std::string& text, const std::string& path);
 Plan ReadPlanFile(const std::string& path);
 
-// Throws Error "plan PLAN was made for model A (hash X), not for model B (hash Y)" unless
-// the plan's hash is the model's.
+// Throws Error unless the plan's hash is the model's: "plan PLAN was made for input 'x' of
+// type T, not U (...)" when the same-named parameter has another type (the model bound to
+// other shapes), else "plan PLAN was made for model A (hash X), not for model B (hash Y)".
 void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const Module& model,
                            const std::string& model_path);
 

@@ -25,9 +25,21 @@ bool IsF32(const Type& type) {
   return tensor != nullptr && tensor->dtype == DType::kF32;
 }
 
+// A binary op call whose operands one binary primitive can take (nn.bias_add always fits).
+bool BinaryCallFits(const CallNode& call, const std::string& op) {
+  if (op == "nn.bias_add" || call.args.size() != 2) return true;
+  const TensorTypeNode* lhs = AsTensorType(call.args[0]->checked_type());
+  const TensorTypeNode* rhs = AsTensorType(call.args[1]->checked_type());
+  const TensorTypeNode* result = AsTensorType(call.checked_type());
+  return lhs && rhs && result && onednn::BinaryOperandsFit(op, lhs->shape, rhs->shape, result->shape);
+}
+
 // An op call of a supported family on f32 tensors (tuple arguments: their fields).
 bool SupportsCall(const CallNode& call) {
-  if (!onednn::FamilyOf(As<OpNode>(call.callee)->name()) || !IsF32(call.checked_type())) return false;
+  const std::string& op = As<OpNode>(call.callee)->name();
+  const std::optional<onednn::OpFamily> family = onednn::FamilyOf(op);
+  if (!family || !IsF32(call.checked_type())) return false;
+  if (*family == onednn::OpFamily::kBinary && !BinaryCallFits(call, op)) return false;
   for (const Expr& arg : call.args) {
     if (const auto* tuple = As<TupleNode>(arg)) {
       for (const Expr& field : tuple->fields) {

@@ -53,4 +53,17 @@ std::optional<OpFamily> FamilyOf(const std::string& op) {
   return found->second;
 }
 
+bool BinaryOperandsFit(const std::string& op, const Shape& lhs, const Shape& rhs, const Shape& result) {
+  // An operand is not broadcast when, with leading 1s up to the result's rank, it is the result's shape.
+  auto full = [&result](const Shape& operand) {
+    if (operand.size() > result.size()) return false;
+    Shape padded(result.size() - operand.size(), 1);
+    padded.insert(padded.end(), operand.begin(), operand.end());
+    return padded == result;
+  };
+  const bool commutative = op != "subtract" && op != "divide";
+  if (full(lhs)) return true;
+  return commutative && full(rhs);
+}
+
 }  // namespace collage::onednn

@@ -19,6 +19,9 @@ OnnxConverter Unary(const std::string& op_name) {
 // is converted to the base's dtype here.
 OnnxConverter Binary(const std::string& op_name, bool convert_rhs = false) {
   return [op_name, convert_rhs](OnnxNode& node) -> std::vector<Expr> {
+    if (node.opset() < 7 && node.Int("broadcast", 0) != 0) {
+      throw Error("the legacy attribute 'broadcast' (before opset 7) is not supported");
+    }
     const Expr& lhs = node.Input(0, "A");
     Expr rhs = node.Input(1, "B");
     if (convert_rhs) rhs = CastTo(node.builder(), rhs, TensorTypeOf(lhs).dtype);
@@ -112,15 +115,21 @@ std::vector<Expr> ConvertCastLike(OnnxNode& node) {
 
 std::vector<Expr> ConvertIdentity(OnnxNode& node) { return {node.Input(0, "input")}; }
 
-// Inference: Dropout is the identity; its mask output is not produced.
+// Inference: Dropout is the identity and its mask is all true.
 std::vector<Expr> ConvertDropout(OnnxNode& node) {
+  if (node.opset() < 7 && node.Int("is_test", 0) == 0) {
+    throw Error("is_test = 0 (before opset 7) is training mode; only inference is supported");
+  }
   if (node.HasInput(2)) {
     const Tensor& training = node.ConstantInput(2, "training_mode");
     if (training.NumElements() == 1 && training.GetAsDouble(0) != 0.0) {
       throw Error("training_mode is true; only inference (training_mode false) is supported");
     }
   }
-  return {node.Input(0, "data"), nullptr};
+  const Expr& data = node.Input(0, "data");
+  Tensor mask = Tensor::Zeros(DType::kBool, TensorTypeOf(data).shape);
+  for (int64_t i = 0; i < mask.NumElements(); ++i) mask.SetFromDouble(i, 1.0);
+  return {data, node.builder().Constant(std::move(mask))};
 }
 
 }  // namespace
@@ -129,7 +138,9 @@ void RegisterElementwiseConverters(OnnxConverterTable& table) {
   const std::pair<const char*, const char*> unary_ops[] = {
       {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"},       {"Erf", "erf"},      {"Exp", "exp"},
       {"Log", "log"},      {"Sqrt", "sqrt"},       {"Abs", "abs"},         {"Neg", "negative"}, {"Floor", "floor"},
-      {"Ceil", "ceil"},    {"Round", "round"},     {"Not", "logical_not"},
+      {"Ceil", "ceil"},    {"Round", "round"},     {"Not", "logical_not"}, {"Sign", "sign"},    {"Sin", "sin"},
+      {"Cos", "cos"},      {"Tan", "tan"},         {"Asin", "asin"},       {"Acos", "acos"},    {"Atan", "atan"},
+      {"Sinh", "sinh"},    {"Cosh", "cosh"},       {"Asinh", "asinh"},     {"Acosh", "acosh"},  {"Atanh", "atanh"},
   };
   for (const auto& [onnx_op, op_name] : unary_ops) table.Add(onnx_op, Unary(op_name));
   const std::pair<const char*, const char*> binary_ops[] = {

@@ -23,7 +23,7 @@
 namespace collage {
 namespace {
 
-constexpr int64_t kMinOpset = 11;
+constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 17;
 // Graph inputs may not declare more than this many bytes (a guard against absurd shapes).
 constexpr int64_t kMaxInputBytes = int64_t{1} << 40;
@@ -43,13 +43,20 @@ int64_t ImportedOpset(const onnx::ModelProto& model, const std::string& domain) 
   return -1;
 }
 
+// Asks ImportOnnxBytes to import again with these graph inputs bound to their values.
+struct SpecializationRequest {
+  std::vector<std::string> graph_inputs;
+};
+
 class GraphImporter {
  public:
-  GraphImporter(const onnx::ModelProto& model, const std::string& file_name, const OnnxImportOptions& options)
+  GraphImporter(const onnx::ModelProto& model, const std::string& file_name, const OnnxImportOptions& options,
+                const std::set<std::string>& specialized)
       : model_(model),
         graph_(model.graph()),
         file_name_(file_name),
         options_(options),
+        specialized_(specialized),
         builder_(options.max_folded_bytes) {}
 
   OnnxModel Import() {
@@ -131,23 +138,50 @@ class GraphImporter {
     }
   }
 
+  // The declared shape; a symbolic (or unknown) dimension is an error naming the input, the
+  // axis and the options that bind it.
   Shape DeclaredShape(const onnx::ValueInfoProto& input) const {
     const std::string what = "graph input '" + input.name() + "'";
     const onnx::TypeProto::Tensor& tensor_type = input.type().tensor_type();
     if (!tensor_type.has_shape()) {
-      Fail(what + " has no shape; give one with --input-shape " + input.name() + "=1x3x224x224");
+      Fail(what + " has no shape; bind it with --shape " + input.name() + "=1x3x224x224 or give the input with --inputs");
     }
     Shape shape;
     for (int d = 0; d < tensor_type.shape().dim_size(); ++d) {
       const onnx::TensorShapeProto::Dimension& dim = tensor_type.shape().dim(d);
       if (!dim.has_dim_value()) {
-        const std::string symbol = dim.has_dim_param() ? " '" + dim.dim_param() + "'" : "";
-        Fail(what + " has the dynamic dimension" + symbol + " at position " + std::to_string(d) +
-             "; give a static shape with --input-shape " + input.name() + "=" + ExampleShape(tensor_type.shape()));
+        const std::string symbol = dim.has_dim_param() ? "symbolic dimension '" + dim.dim_param() + "'" : "unknown dimension";
+        Fail(what + " has the " + symbol + " at axis " + std::to_string(d) + "; bind it with --shape " + input.name() +
+             "=" + ExampleShape(tensor_type.shape()) + " or give the input with --inputs");
       }
       shape.push_back(dim.dim_value());
     }
     return shape;
+  }
+
+  // A shape bound by --shape or by the value given with --inputs (`source`): of the declared
+  // rank, and equal to the declared shape in its static dimensions.
+  Shape BoundShape(const onnx::ValueInfoProto& input, const Shape& bound, const std::string& source) {
+    const std::string what = "graph input '" + input.name() + "'";
+    const onnx::TypeProto::Tensor& tensor_type = input.type().tensor_type();
+    if (!tensor_type.has_shape()) {
+      shapes_bound_ = true;
+      return bound;
+    }
+    const int rank = tensor_type.shape().dim_size();
+    if (rank != static_cast<int>(bound.size())) {
+      Fail(what + " has rank " + std::to_string(rank) + " (" + ExampleShape(tensor_type.shape()) + ") but " + source +
+           " gives " + ShapeToString(bound));
+    }
+    for (int d = 0; d < rank; ++d) {
+      const onnx::TensorShapeProto::Dimension& dim = tensor_type.shape().dim(d);
+      shapes_bound_ = shapes_bound_ || !dim.has_dim_value();
+      if (dim.has_dim_value() && dim.dim_value() != bound[static_cast<size_t>(d)]) {
+        Fail(what + " has the static extent " + std::to_string(dim.dim_value()) + " at axis " + std::to_string(d) +
+             " but " + source + " gives " + ShapeToString(bound));
+      }
+    }
+    return bound;
   }
 
   // The declared shape with each dynamic dimension shown as 1, e.g. "1x3x224x224".
@@ -173,11 +207,18 @@ class GraphImporter {
       } catch (const Error& error) {
         Fail(what + ": " + error.what());
       }
+      if (specialized_.count(input.name()) > 0) {
+        DefineSpecialized(input, dtype);
+        continue;
+      }
       Shape shape;
       auto override = options_.input_shapes.find(input.name());
+      auto value = options_.input_values.find(input.name());
       if (override != options_.input_shapes.end()) {
-        shape = override->second;
+        shape = BoundShape(input, override->second, "--shape");
         overridden.insert(input.name());
+      } else if (value != options_.input_values.end()) {
+        shape = BoundShape(input, value->second.shape(), "its value from --inputs");
       } else {
         shape = DeclaredShape(input);
       }
@@ -195,11 +236,36 @@ class GraphImporter {
       if (overridden.count(name) == 0) {
         std::string inputs;
         for (const std::string& input : result_.input_names) inputs += (inputs.empty() ? "" : ", ") + input;
-        Fail("--input-shape names '" + name +
+        Fail("--shape names '" + name +
              "', which is not a graph input (inputs: " + (inputs.empty() ? "none" : inputs) + ")");
       }
     }
     return params;
+  }
+
+  // A graph input bound to its given value: a constant of it, checked against the declared
+  // element type and static dimensions.
+  void DefineSpecialized(const onnx::ValueInfoProto& input, DType dtype) {
+    const std::string what = "graph input '" + input.name() + "'";
+    const Tensor& value = options_.input_values.at(input.name());
+    if (value.dtype() != dtype) {
+      Fail(what + " is " + std::string(DTypeName(dtype)) + " but its value from --inputs is " +
+           std::string(DTypeName(value.dtype())));
+    }
+    const onnx::TypeProto::Tensor& tensor_type = input.type().tensor_type();
+    if (tensor_type.has_shape()) {
+      bool differs = tensor_type.shape().dim_size() != static_cast<int>(value.shape().size());
+      for (int d = 0; !differs && d < tensor_type.shape().dim_size(); ++d) {
+        const auto& dim = tensor_type.shape().dim(d);
+        differs = dim.has_dim_value() && dim.dim_value() != value.shape()[static_cast<size_t>(d)];
+      }
+      if (differs) {
+        Fail(what + " is declared with shape " + ExampleShape(tensor_type.shape()) +
+             " but its value from --inputs has shape " + ShapeToString(value.shape()));
+      }
+    }
+    Define(input.name(), builder_.Constant(value), what);
+    result_.specialized_inputs.push_back(input.name());
   }
 
   void IndexProducers() {
@@ -301,6 +367,8 @@ class GraphImporter {
     try {
       OnnxNode node(proto, result_.opset, std::move(inputs), builder_);
       outputs = (*converter)(node);
+    } catch (const GraphInputValuesNeeded& needed) {
+      RequestSpecialization(index, needed);
     } catch (const Error& error) {
       FailNode(index, error.what());
     } catch (const std::bad_alloc&) {
@@ -318,6 +386,19 @@ class GraphImporter {
     }
   }
 
+  // Asks for an import with the needed graph inputs bound when all their values are given and
+  // one of them is not bound yet; else fails with the converter's message.
+  [[noreturn]] void RequestSpecialization(int index, const GraphInputValuesNeeded& needed) const {
+    bool all_given = !needed.graph_inputs().empty();
+    bool some_new = false;
+    for (const std::string& name : needed.graph_inputs()) {
+      all_given = all_given && options_.input_values.count(name) > 0;
+      some_new = some_new || specialized_.count(name) == 0;
+    }
+    if (all_given && some_new) throw SpecializationRequest{needed.graph_inputs()};
+    FailNode(index, needed.what());
+  }
+
   Expr OutputValue(const onnx::ValueInfoProto& output) const {
     auto value = values_.find(output.name());
     if (value == values_.end() || value->second == nullptr) {
@@ -328,7 +409,7 @@ class GraphImporter {
   }
 
   // A declared element type and static shape must match what the import computed (shapes are
-  // not compared when input shapes were overridden).
+  // not compared when input shapes were bound: the declared ones hold for other shapes).
   void CheckDeclaredOutputType(const onnx::ValueInfoProto& output, const Expr& value) const {
     if (!output.type().has_tensor_type()) return;
     const onnx::TypeProto::Tensor& declared = output.type().tensor_type();
@@ -343,7 +424,7 @@ class GraphImporter {
       }
       if (dtype != actual.dtype) mismatch = "element type " + std::string(DTypeName(dtype));
     }
-    if (declared.has_shape() && options_.input_shapes.empty()) {
+    if (declared.has_shape() && !shapes_bound_) {
       bool differs = declared.shape().dim_size() != static_cast<int>(actual.shape.size());
       for (int d = 0; !differs && d < declared.shape().dim_size(); ++d) {
         const auto& dim = declared.shape().dim(d);
@@ -361,6 +442,8 @@ class GraphImporter {
   const onnx::GraphProto& graph_;
   const std::string& file_name_;
   const OnnxImportOptions& options_;
+  const std::set<std::string>& specialized_;  // graph inputs bound to their input_values
+  bool shapes_bound_ = false;                  // a symbolic dimension was bound by the options
   FoldingBuilder builder_;
   std::unordered_map<std::string, Expr> values_;    // null: an output the import does not produce
   std::unordered_map<std::string, int> producers_;  // value name -> node index
@@ -379,7 +462,15 @@ OnnxModel ImportOnnxBytes(std::span<const std::byte> bytes, const std::string& f
     throw Error(file_name + ": not a valid ONNX model (protobuf parsing failed: truncated or corrupt file)");
   }
   if (!model.has_graph()) throw Error(file_name + ": the model has no graph (empty or not an ONNX model)");
-  return GraphImporter(model, file_name, options).Import();
+  // Each request binds at least one more graph input, so this ends.
+  std::set<std::string> specialized;
+  for (;;) {
+    try {
+      return GraphImporter(model, file_name, options, specialized).Import();
+    } catch (const SpecializationRequest& request) {
+      specialized.insert(request.graph_inputs.begin(), request.graph_inputs.end());
+    }
+  }
 }
 
 OnnxModel ImportOnnxFile(const std::string& path, const OnnxImportOptions& options) {
@@ -397,7 +488,7 @@ std::pair<std::string, Shape> ParseInputShapeOverride(std::string_view text) {
   const size_t equals = text.rfind('=');
   const std::string quoted = "'" + std::string(text) + "'";
   if (equals == std::string_view::npos || equals == 0) {
-    throw Error("--input-shape " + quoted + ": expected NAME=DIMS such as input=1x3x224x224");
+    throw Error("--shape " + quoted + ": expected NAME=DIMS such as input=1x3x224x224");
   }
   std::string name(text.substr(0, equals));
   std::string_view dims = text.substr(equals + 1);
@@ -414,12 +505,12 @@ std::pair<std::string, Shape> ParseInputShapeOverride(std::string_view text) {
       value = value * 10 + (c - '0');
     }
     if (!valid) {
-      throw Error("--input-shape " + quoted + ": dimension '" + std::string(token) +
+      throw Error("--shape " + quoted + ": dimension '" + std::string(token) +
                   "' is not a non-negative integer (expected NAME=1x3x224x224)");
     }
     shape.push_back(value);
     position = end + 1;
-    if (end + 1 == dims.size()) throw Error("--input-shape " + quoted + ": trailing separator");
+    if (end + 1 == dims.size()) throw Error("--shape " + quoted + ": trailing separator");
   }
   return {std::move(name), std::move(shape)};
 }

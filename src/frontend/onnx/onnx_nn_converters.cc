@@ -1,5 +1,6 @@
 // ONNX neural-network ops: Conv, ConvTranspose, Gemm, MatMul, BatchNormalization,
-// LayerNormalization, Softmax / LogSoftmax (both axis conventions), pooling, Pad and Resize.
+// LayerNormalization, InstanceNormalization, LRN, MeanVarianceNormalization, Softmax /
+// LogSoftmax (both axis conventions), pooling, Pad and Resize.
 // Only 2-D (NCHW) convolutions, pools and resizes are supported.
 #include <cmath>
 
@@ -122,6 +123,10 @@ std::vector<Expr> ConvertMatMul(OnnxNode& node) {
 
 std::vector<Expr> ConvertBatchNormalization(OnnxNode& node) {
   if (node.Int("training_mode", 0) != 0) throw Error("training_mode = 1 is not supported (inference only)");
+  if (node.Int("spatial", 1) != 1) throw Error("spatial = 0 (opset 7 and 8) is not supported");
+  if (node.opset() < 7 && node.Int("is_test", 0) == 0) {
+    throw Error("is_test = 0 (before opset 7) is training mode; only inference is supported");
+  }
   std::vector<Expr> args;
   const char* names[] = {"X", "scale", "B", "input_mean", "input_var"};
   for (size_t i = 0; i < 5; ++i) args.push_back(node.Input(i, names[i]));
@@ -148,13 +153,69 @@ std::vector<Expr> ConvertLayerNormalization(OnnxNode& node) {
   };
   Expr gamma = as_vector(node.Input(1, "Scale"));
   Expr beta = node.HasInput(2) ? as_vector(node.Input(2, "B")) : builder.Constant(Tensor::Zeros(dtype, {extent}));
-  const Attrs attrs = {{"axis", int64_t{-1}}, {"epsilon", node.Float("epsilon", 1e-5)}};
-  if (axis == rank - 1) return {builder.Call("nn.layer_norm", {data, gamma, beta}, attrs), nullptr, nullptr};
-  Shape merged(shape.begin(), shape.begin() + axis);
-  merged.push_back(extent);
-  Expr flat = builder.Call("reshape", {data}, {{"newshape", merged}});
-  Expr result = builder.Call("nn.layer_norm", {flat, gamma, beta}, attrs);
-  return {builder.Call("reshape", {result}, {{"newshape", shape}}), nullptr, nullptr};
+  const double epsilon = node.Float("epsilon", 1e-5);
+  const Attrs attrs = {{"axis", int64_t{-1}}, {"epsilon", epsilon}};
+  std::vector<Expr> outputs;
+  if (axis == rank - 1) {
+    outputs.push_back(builder.Call("nn.layer_norm", {data, gamma, beta}, attrs));
+  } else {
+    Shape merged(shape.begin(), shape.begin() + axis);
+    merged.push_back(extent);
+    Expr flat = builder.Call("reshape", {data}, {{"newshape", merged}});
+    Expr result = builder.Call("nn.layer_norm", {flat, gamma, beta}, attrs);
+    outputs.push_back(builder.Call("reshape", {result}, {{"newshape", shape}}));
+  }
+  if (node.num_outputs() > 1) {
+    // The optional outputs: the mean and 1 / sqrt(variance + epsilon) over the normalized
+    // axes, kept as 1s.
+    std::vector<int64_t> axes;
+    for (int64_t d = axis; d < rank; ++d) axes.push_back(d);
+    const Attrs kept = {{"axis", axes}, {"keepdims", int64_t{1}}};
+    Expr mean = builder.Call("mean", {data}, kept);
+    Expr centered = builder.Call("subtract", {data, mean});
+    Expr variance = builder.Call("mean", {builder.Call("multiply", {centered, centered})}, kept);
+    outputs.push_back(mean);
+    outputs.push_back(builder.Call("rsqrt", {builder.Call("add", {variance, ScalarConstant(builder, epsilon, dtype)})}));
+  }
+  return outputs;
+}
+
+std::vector<Expr> ConvertLRN(OnnxNode& node) {
+  return {node.builder().Call("nn.lrn", {node.Input(0, "X")},
+                              {{"size", node.RequiredInt("size")},
+                               {"alpha", node.Float("alpha", 1e-4)},
+                               {"beta", node.Float("beta", 0.75)},
+                               {"bias", node.Float("bias", 1.0)}})};
+}
+
+// (x - mean) / sqrt(variance + epsilon) with the statistics over `axes`.
+Expr NormalizeOverAxes(FoldingBuilder& builder, const Expr& data, const std::vector<int64_t>& axes, double epsilon) {
+  const Attrs kept = {{"axis", axes}, {"keepdims", int64_t{1}}};
+  Expr centered = builder.Call("subtract", {data, builder.Call("mean", {data}, kept)});
+  Expr variance = builder.Call("mean", {builder.Call("multiply", {centered, centered})}, kept);
+  Expr shifted = builder.Call("add", {variance, ScalarConstant(builder, epsilon, TensorTypeOf(data).dtype)});
+  return builder.Call("divide", {centered, builder.Call("sqrt", {shifted})});
+}
+
+// Over `axes` (default N, H, W), with ONNX's epsilon of 1e-9.
+std::vector<Expr> ConvertMeanVarianceNormalization(OnnxNode& node) {
+  return {NormalizeOverAxes(node.builder(), node.Input(0, "X"), node.Ints("axes", {0, 2, 3}), 1e-9)};
+}
+
+// Each (sample, channel) normalized over its spatial axes, then scaled and shifted per channel.
+std::vector<Expr> ConvertInstanceNormalization(OnnxNode& node) {
+  FoldingBuilder& builder = node.builder();
+  const Expr& data = node.Input(0, "input");
+  const int64_t rank = node.InputRank(0);
+  if (rank < 3) throw Error("input must have rank >= 3 ([N, C, D1, ...]), got " + ShapeToString(node.InputShape(0)));
+  std::vector<int64_t> spatial;
+  for (int64_t d = 2; d < rank; ++d) spatial.push_back(d);
+  std::vector<int64_t> after_channels;  // the scale [C] as [C, 1, ...]
+  for (int64_t d = 1; d + 1 < rank; ++d) after_channels.push_back(d);
+  Expr normalized = NormalizeOverAxes(builder, data, spatial, node.Float("epsilon", 1e-5));
+  Expr scale = builder.Call("expand_dims", {node.Input(1, "scale")}, {{"axes", after_channels}});
+  Expr scaled = builder.Call("multiply", {normalized, scale});
+  return {builder.Call("nn.bias_add", {scaled, node.Input(2, "B")}, {{"axis", int64_t{1}}})};
 }
 
 // Softmax and LogSoftmax. From opset 13 they work along `axis` (default -1); before, the input
@@ -221,6 +282,7 @@ std::vector<Expr> ConvertPad(OnnxNode& node) {
 
 // Resize of the two spatial axes of NCHW data, to `sizes` or by `scales`.
 std::vector<Expr> ConvertResize(OnnxNode& node) {
+  if (node.opset() < 11) throw Error("Resize before opset 11 (scales as input 1, no roi) is not supported");
   ExpectInputRank(node, 0, 4, "X (only resizing NCHW data is supported)");
   const Shape& shape = node.InputShape(0);
   const std::string coordinate_mode = node.String("coordinate_transformation_mode", "half_pixel");
@@ -268,6 +330,9 @@ void RegisterNNConverters(OnnxConverterTable& table) {
   table.Add("MatMul", ConvertMatMul);
   table.Add("BatchNormalization", ConvertBatchNormalization);
   table.Add("LayerNormalization", ConvertLayerNormalization);
+  table.Add("LRN", ConvertLRN);
+  table.Add("MeanVarianceNormalization", ConvertMeanVarianceNormalization);
+  table.Add("InstanceNormalization", ConvertInstanceNormalization);
   table.Add("Softmax", SoftmaxLike("nn.softmax"));
   table.Add("LogSoftmax", SoftmaxLike("nn.log_softmax"));
   table.Add("MaxPool", ConvertMaxPool);

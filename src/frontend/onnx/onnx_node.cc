@@ -1,6 +1,7 @@
 #include "frontend/onnx/onnx_node.h"
 
 #include "frontend/onnx/onnx_tensor.h"
+#include "ir/visitor.h"
 #include "support/error.h"
 
 namespace collage {
@@ -46,11 +47,21 @@ const TensorTypeNode& OnnxNode::InputType(size_t index) const {
 }
 
 const Tensor& OnnxNode::ConstantInput(size_t index, const std::string& what) const {
-  const Tensor* value = ConstantValue(Input(index, what));
+  const Expr& input = Input(index, what);
+  const Tensor* value = ConstantValue(input);
   if (value == nullptr) {
-    throw Error(InputLabel(index, what) +
-                " must be known at import time (an initializer, a Constant or a static shape computation), "
-                "but it depends on a graph input");
+    std::vector<std::string> graph_inputs;
+    std::string names;
+    for (const Expr& expr : PostOrder(input, false)) {
+      if (const auto* var = As<VarNode>(expr)) {
+        graph_inputs.push_back(var->name_hint);
+        names += (names.empty() ? "'" : ", '") + var->name_hint + "'";
+      }
+    }
+    throw GraphInputValuesNeeded(InputLabel(index, what) +
+                                     " must be known at import time, but it depends on graph input " + names +
+                                     ": give its value with --inputs",
+                                 std::move(graph_inputs));
   }
   return *value;
 }

@@ -16,8 +16,22 @@
 
 #include "frontend/onnx/folding_builder.h"
 #include "ir/expr.h"
+#include "support/error.h"
 
 namespace collage {
+
+// Thrown when an input that must be known at import time (a shape, axes, pads, sizes, ...)
+// depends on graph inputs: the importer binds their values when it has them (specialization)
+// and imports again, or reports the message, which names the inputs.
+class GraphInputValuesNeeded : public Error {
+ public:
+  GraphInputValuesNeeded(const std::string& message, std::vector<std::string> graph_inputs)
+      : Error(message), graph_inputs_(std::move(graph_inputs)) {}
+  const std::vector<std::string>& graph_inputs() const { return graph_inputs_; }
+
+ private:
+  std::vector<std::string> graph_inputs_;
+};
 
 class OnnxNode {
  public:
@@ -38,7 +52,8 @@ class OnnxNode {
   const TensorTypeNode& InputType(size_t index) const;
   const Shape& InputShape(size_t index) const { return InputType(index).shape; }
   int64_t InputRank(size_t index) const { return static_cast<int64_t>(InputShape(index).size()); }
-  // The value of an input that must be known at import time (a weight or a folded shape).
+  // The value of an input that must be known at import time (a weight or a folded shape);
+  // throws GraphInputValuesNeeded when it depends on graph inputs.
   const Tensor& ConstantInput(size_t index, const std::string& what) const;
   // A constant integer input (any integer dtype), flattened.
   std::vector<int64_t> IntsInput(size_t index, const std::string& what) const;

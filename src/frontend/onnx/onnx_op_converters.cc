@@ -11,6 +11,10 @@ const OnnxConverterTable& OnnxConverterTable::Global() {
     RegisterReductionConverters(*created);
     RegisterShapeConverters(*created);
     RegisterNNConverters(*created);
+    RegisterActivationConverters(*created);
+    RegisterIndexingConverters(*created);
+    RegisterLossConverters(*created);
+    RegisterQuantizationConverters(*created);
     return created;
   }();
   return *table;

@@ -36,5 +36,9 @@ void RegisterElementwiseConverters(OnnxConverterTable& table);  // onnx_elementw
 void RegisterReductionConverters(OnnxConverterTable& table);    // onnx_reduction_converters.cc
 void RegisterShapeConverters(OnnxConverterTable& table);        // onnx_shape_converters.cc: shape math, reshapes
 void RegisterNNConverters(OnnxConverterTable& table);           // onnx_nn_converters.cc: conv, gemm, norms, pools
+void RegisterActivationConverters(OnnxConverterTable& table);   // onnx_activation_converters.cc: activations, Mod
+void RegisterIndexingConverters(OnnxConverterTable& table);     // onnx_indexing_converters.cc: gather/scatter, sort, blocks
+void RegisterLossConverters(OnnxConverterTable& table);         // onnx_loss_converters.cc: NLL and softmax cross-entropy
+void RegisterQuantizationConverters(OnnxConverterTable& table); // onnx_quantization_converters.cc: (de)quantize linear
 
 }  // namespace collage

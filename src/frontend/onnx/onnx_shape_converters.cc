@@ -1,4 +1,4 @@
-// ONNX ops that compute or change shapes: Shape, Size, Constant, ConstantOfShape, Range,
+// ONNX ops that compute or change shapes: Shape, Size, Constant, ConstantOfShape, EyeLike, Range,
 // Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Concat, Split, Slice, Gather, Expand, Tile.
 //
 // Shape-valued inputs (Reshape's shape, Expand's shape, Slice's bounds, ...) must be known at
@@ -60,6 +60,22 @@ Shape ShapeInput(OnnxNode& node, size_t index, const std::string& what, DType dt
   CheckedNumElements(shape, static_cast<int64_t>(DTypeSize(dtype)), node.builder().max_folded_bytes(),
                      "input '" + what + "'");
   return shape;
+}
+
+// EyeLike: ones on the k-th diagonal of a 2-D tensor of the input's shape, zeros elsewhere,
+// of attribute dtype (default: the input's); it depends on the shape only, so it is a constant.
+std::vector<Expr> ConvertEyeLike(OnnxNode& node) {
+  const Shape& shape = node.InputShape(0);
+  if (shape.size() != 2) throw Error("input must be 2-D, got " + ShapeToString(shape));
+  const DType dtype = node.HasAttr("dtype") ? DTypeFromOnnx(static_cast<int32_t>(node.Int("dtype", 0)))
+                                            : TensorTypeOf(node.Input(0, "input")).dtype;
+  const int64_t k = node.Int("k", 0);
+  Tensor eye = Tensor::Zeros(dtype, shape);
+  for (int64_t row = 0; row < shape[0]; ++row) {
+    const int64_t column = row + k;
+    if (column >= 0 && column < shape[1]) eye.SetFromDouble(row * shape[1] + column, 1.0);
+  }
+  return {node.builder().Constant(std::move(eye))};
 }
 
 std::vector<Expr> ConvertConstantOfShape(OnnxNode& node) {
@@ -219,6 +235,7 @@ std::vector<Expr> ConvertExpand(OnnxNode& node) {
 
 // Tile: each dimension repeated by concatenation.
 std::vector<Expr> ConvertTile(OnnxNode& node) {
+  if (node.opset() < 6) throw Error("Tile before opset 6 (tiles and axis inputs) is not supported");
   const Expr& data = node.Input(0, "input");
   const Shape& shape = node.InputShape(0);
   const std::vector<int64_t> repeats = node.IntsInput(1, "repeats");
@@ -251,6 +268,7 @@ void RegisterShapeConverters(OnnxConverterTable& table) {
   table.Add("Size", ConvertSize);
   table.Add("Constant", ConvertConstant);
   table.Add("ConstantOfShape", ConvertConstantOfShape);
+  table.Add("EyeLike", ConvertEyeLike);
   table.Add("Range", ConvertRange);
   table.Add("Reshape", ConvertReshape);
   table.Add("Flatten", ConvertFlatten);

@@ -150,6 +150,22 @@ const std::vector<OpCase>& Cases() {
        "%0 = add(%x, %y)\n  (transpose(%0, axes=[0, 2, 1]), multiply(%0, %y))"},
       {"row_loop_reshaped_broadcast", "%x: Tensor[(4, 30), f32], %y: Tensor[(30), f32], %z: Tensor[(20), f32]",
        "add(reshape(add(%x, %y), newshape=[6, 20]), %z)"},
+      // Ops without a generator: their groups run through the reference kernels.
+      {"trigonometric", "%x: Tensor[(9), f32]",
+       "%0 = add(abs(%x), constant([1], Tensor[(), f32]))\n  (sin(%x), cos(%x), tan(%x), asin(%x), acos(%x), "
+       "atan(%x), sinh(%x), cosh(%x), asinh(%x), atanh(%x), acosh(%0), sign(%x))"},
+      {"remainders", "%x: Tensor[(4, 5), i32], %y: Tensor[(5), i32], %f: Tensor[(6), f32]",
+       "%0 = add(%y, constant([1], Tensor[(), i32]))\n  %1 = add(abs(%f), constant([0.5], Tensor[(), f32]))\n  "
+       "(truncated_mod(%x, %0), floor_mod(negative(%x), %0), truncated_mod(%f, %1), floor_mod(%f, %1))"},
+      {"gathers_and_scatters", "%x: Tensor[(3, 4), f32], %u: Tensor[(2, 4), f32]",
+       "%0 = constant([2, 0, 1, 1, 0, 2, 2, 0], Tensor[(2, 4), i64])\n  (gather_elements(%x, %0), "
+       "scatter_elements(%x, %0, %u, reduction=\"add\"), gather_nd(%x, constant([2, 1, 0, 3], Tensor[(2, 2), i64])), "
+       "scatter_nd(%x, constant([1], Tensor[(1, 1), i64]), constant([1, 2, 3, 4], Tensor[(1, 4), f32])), "
+       "one_hot(constant([0, 2, -1], Tensor[(3), i64]), constant([0, 1], Tensor[(2), f32]), depth=3))"},
+      {"topk_cumsum_trilu", "%x: Tensor[(3, 5), f32]",
+       "%0 = topk(%x, k=2)\n  (%0.0, %0.1, cumsum(%x, axis=1, exclusive=1), trilu(%x, k=1))"},
+      {"einsum_lrn", "%a: Tensor[(2, 3), f32], %b: Tensor[(3, 4), f32], %x: Tensor[(1, 5, 2, 2), f32]",
+       "(einsum(%a, %b, equation=\"ij,jk->ik\"), nn.lrn(%x, size=3))"},
       {"concat_of_convs", "%x: Tensor[(1, 3, 5, 5), f32], %w: Tensor[(4, 3, 1, 1), f32], %v: Tensor[(2, 3, 3, 3), f32]",
        "concatenate(nn.relu(nn.conv2d(%x, %w)), nn.relu(nn.conv2d(%x, %v, padding=[1, 1, 1, 1])), axis=1)"},
   };

@@ -177,6 +177,17 @@ TEST_F(OnednnOpsTest, UnsupportedOpsDTypesAndAttributesAreErrors) {
   EXPECT_FALSE(support.supports_op(*As<CallNode>(erf->body)));
   const Function relu = ParseMainFunction("def @main(%x: Tensor[(2, 3), f32]) { nn.relu(%x) }");
   EXPECT_TRUE(support.supports_op(*As<CallNode>(relu->body)));
+  // The support declaration refuses what the lowering cannot compile: a broadcast first
+  // operand of a non-commutative op.
+  auto supports = [&support](const std::string& body) {
+    const Function function =
+        ParseMainFunction("def @main(%a: Tensor[(3), f32], %b: Tensor[(2, 3), f32]) { " + body + " }");
+    return support.supports_op(*As<CallNode>(function->body));
+  };
+  EXPECT_FALSE(supports("subtract(%a, %b)"));
+  EXPECT_FALSE(supports("divide(%a, %b)"));
+  EXPECT_TRUE(supports("divide(%b, %a)"));
+  EXPECT_TRUE(supports("add(%a, %b)"));
 }
 
 }  // namespace

@@ -1094,7 +1094,7 @@ def _():
 
 @bad("opset_too_old")
 def _():
-    return relu_model(opset=9)
+    return relu_model(opset=0)
 
 
 @bad("opset_too_new")
@@ -1225,10 +1225,11 @@ def _():
     return simple_model([node("Concat", ["x", "x"], ["y"], name="concat")], [fvi("x", [2])], [fvi("y", [4])])
 
 
-@bad("dropout_mask_used")
+@bad("pool_indices_used")
 def _():
-    nodes = [node("Dropout", ["x"], ["y", "mask"], name="dropout"), node("Not", ["mask"], ["z"], name="not")]
-    return simple_model(nodes, [fvi("x", [2])], [fvi("z", [2], TensorProto.BOOL)])
+    nodes = [node("MaxPool", ["x"], ["y", "indices"], name="pool", kernel_shape=[2, 2]),
+             node("Identity", ["indices"], ["z"], name="identity")]
+    return simple_model(nodes, [fvi("x", [1, 1, 2, 2])], [fvi("z", [1, 1, 1, 1], TensorProto.INT64)])
 
 
 @bad("input_without_shape")
