@@ -1,5 +1,6 @@
 #include "backend/onednn/op_families.h"
 
+#include <algorithm>
 #include <map>
 
 namespace collage::onednn {
@@ -51,6 +52,17 @@ std::optional<OpFamily> FamilyOf(const std::string& op) {
   const auto found = families.find(op);
   if (found == families.end()) return std::nullopt;
   return found->second;
+}
+
+Shape WithLeadingOnes(const Shape& shape, size_t rank) {
+  Shape padded(rank - std::min(rank, shape.size()), 1);
+  padded.insert(padded.end(), shape.begin(), shape.end());
+  return padded;
+}
+
+bool BinaryOperandsFit(const std::string& op, const Shape& first, const Shape& second, const Shape& result) {
+  const bool commutes = op == "add" || op == "multiply" || op == "maximum" || op == "minimum";
+  return WithLeadingOnes(first, result.size()) == result || (commutes && WithLeadingOnes(second, result.size()) == result);
 }
 
 }  // namespace collage::onednn
