@@ -133,23 +133,16 @@ void MeasureLayer(const std::string& name, Function function, const Options& opt
   const std::unique_ptr<Executable> executable = backend->Compile(function, {});
   const Comparison comparison = CompareValues(InvokeExecutable(*executable, function, args), Evaluate(function, args));
   std::ostringstream check;
-  check << (comparison.ok() ? "ok" : "MISMATCH") << " (max err " << std::scientific << std::setprecision(1)
-        << comparison.max_abs_error << ")";
+  check << (comparison.ok() ? "ok" : "MISMATCH") << " (max err / max |expected| " << std::scientific
+        << std::setprecision(1) << comparison.max_scaled_error << ")";
   Measure(name, function, args, check.str(), options);
 }
 
-// max |actual - expected| / max |expected| over every output.
+// max |actual - expected| / max |expected| over the outputs (CompareValues' measure).
 double RelativeError(const Value& actual, const NamedTensors& expected) {
-  const std::vector<Tensor> tensors = actual.Flatten();
-  double error = 0, scale = 0;
-  for (size_t i = 0; i < tensors.size() && i < expected.size(); ++i) {
-    for (int64_t j = 0; j < tensors[i].NumElements(); ++j) {
-      const double e = expected[i].second.GetAsDouble(j);
-      error = std::max(error, std::abs(tensors[i].GetAsDouble(j) - e));
-      scale = std::max(scale, std::abs(e));
-    }
-  }
-  return scale > 0 ? error / scale : error;
+  std::vector<Tensor> expected_tensors;
+  for (const auto& [name, tensor] : expected) expected_tensors.push_back(tensor);
+  return CompareTensorLists(actual.Flatten(), expected_tensors).max_scaled_error;
 }
 
 void MeasureZooModel(const std::string& name, const Options& options) {

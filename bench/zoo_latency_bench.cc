@@ -32,6 +32,7 @@
 #include "io/npz.h"
 #include "latency_stats.h"
 #include "pass/standard_passes.h"
+#include "runtime/compare.h"
 #include "runtime/executor.h"
 #include "runtime/greedy_placement.h"
 
@@ -128,28 +129,21 @@ std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& i
   return arguments;
 }
 
-// Empty when every output is within 1e-3 x max |expected| of torch's; the first difference otherwise.
+// Empty when every output is within 1e-3 x max |expected| of torch's (CompareValues' rule); the
+// first difference otherwise.
 std::string CompareWithTorch(const OnnxModel& model, const Value& result, const NamedTensors& expected) {
-  const std::vector<Tensor> actual = result.Flatten();
-  if (actual.size() != model.output_names.size()) return "wrong number of outputs";
-  for (size_t o = 0; o < actual.size(); ++o) {
-    const Tensor* want = FindArray(expected, model.output_names[o]);
-    if (want == nullptr) return "no expected array named '" + model.output_names[o] + "'";
-    if (want->NumElements() != actual[o].NumElements()) return model.output_names[o] + ": element count differs";
-    double max_expected = 0.0;
-    double max_error = 0.0;
-    for (int64_t i = 0; i < want->NumElements(); ++i) {
-      max_expected = std::max(max_expected, std::abs(want->GetAsDouble(i)));
-      const double error = std::abs(actual[o].GetAsDouble(i) - want->GetAsDouble(i));
-      max_error = std::isnan(error) ? INFINITY : std::max(max_error, error);
-    }
-    if (max_error > 1e-3 * max_expected) {
-      std::ostringstream why;
-      why << model.output_names[o] << ": max |error| " << max_error << " > 1e-3 x " << max_expected;
-      return why.str();
-    }
+  std::vector<Tensor> expected_tensors;
+  for (const std::string& name : model.output_names) {
+    const Tensor* want = FindArray(expected, name);
+    if (want == nullptr) return "no expected array named '" + name + "'";
+    expected_tensors.push_back(*want);
   }
-  return "";
+  try {
+    const Comparison comparison = CompareTensorLists(result.Flatten(), expected_tensors, Tolerance{1e-3});
+    return comparison.ok() ? "" : comparison.first_mismatch;
+  } catch (const Error& error) {
+    return error.what();
+  }
 }
 
 struct ModelResult {

@@ -5,8 +5,13 @@
 
 For each model it writes DIR/<model>.onnx, DIR/<model>.inputs.npz (keyed by the ONNX input
 names) and DIR/<model>.outputs.npz (torch's outputs keyed by the ONNX output names). A model
-whose three files exist is skipped, unless its exported outputs are constant (made by an older
-definition, they are nothing checks could fail against). DIR defaults to
+whose three files exist is skipped, unless its exported outputs are degenerate (made by an older
+definition, they are nothing checks could fail against).
+
+Random weights make deep networks' activations vanish or explode, so before export every
+batch-norm layer's running statistics are calibrated on random batches in training mode
+(their cumulative average), as training would have set them; an export whose outputs have a
+standard deviation outside [1e-3, 1e3] (or non-finite values) is refused. DIR defaults to
 $COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo. Needs Debian's python3-torch and
 python3-torchvision (no downloads: weights are random, seeded per model).
 """
@@ -32,17 +37,63 @@ def model_files(out_dir: str, name: str):
     return [os.path.join(out_dir, name + suffix) for suffix in (".onnx", ".inputs.npz", ".outputs.npz")]
 
 
-def constant_outputs(arrays) -> list:
-    """The names of the arrays (name -> numpy array) that have more than one element, all equal."""
-    return [name for name, array in arrays.items() if array.size > 1 and bool((array == array.flat[0]).all())]
+OUTPUT_STD_RANGE = (1e-3, 1e3)
+CALIBRATION_BATCHES = 4
+CALIBRATION_BATCH_SIZE = 2
 
 
-def has_constant_output(outputs_path: str) -> bool:
-    """True when some array of an exported outputs file is constant (see constant_outputs)."""
+def degenerate_outputs(arrays) -> dict:
+    """Why each degenerate array (name -> numpy array with more than one element) is so: values
+    not all finite, or a standard deviation outside OUTPUT_STD_RANGE."""
+    import numpy as np
+
+    low, high = OUTPUT_STD_RANGE
+    reasons = {}
+    for name, array in arrays.items():
+        if array.size <= 1:
+            continue
+        values = np.asarray(array, dtype=np.float64)
+        if not np.isfinite(values).all():
+            reasons[name] = "has non-finite values"
+            continue
+        deviation = float(values.std())
+        if not low <= deviation <= high:
+            reasons[name] = f"has standard deviation {deviation:.3g}, outside [{low:g}, {high:g}]"
+    return reasons
+
+
+def has_degenerate_output(outputs_path: str) -> bool:
+    """True when some array of an exported outputs file is degenerate (see degenerate_outputs)."""
     import numpy as np
 
     with np.load(outputs_path) as arrays:
-        return bool(constant_outputs({name: arrays[name] for name in arrays.files}))
+        return bool(degenerate_outputs({name: arrays[name] for name in arrays.files}))
+
+
+def calibrate_batch_norms(module, model, seed: int) -> None:
+    """Sets every batch-norm layer's running mean and variance to their averages over
+    CALIBRATION_BATCHES random batches shaped like the model's inputs, run in training mode."""
+    import numpy as np
+    import torch
+
+    norms = [layer for layer in module.modules() if isinstance(layer, torch.nn.modules.batchnorm._BatchNorm)]
+    if not norms:
+        return
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None  # cumulative average over the calibration batches
+    rng = np.random.default_rng(seed + 1)
+    module.train()
+    with torch.no_grad():
+        for _ in range(CALIBRATION_BATCHES):
+            batch = []
+            for spec in model.inputs:
+                shape = (CALIBRATION_BATCH_SIZE,) + tuple(spec.shape[1:])
+                if spec.dtype.startswith("int"):
+                    batch.append(torch.from_numpy(rng.integers(0, spec.high, size=shape, dtype=spec.dtype)))
+                else:
+                    batch.append(torch.from_numpy(rng.standard_normal(shape).astype(spec.dtype)))
+            module(*batch)
 
 
 def export_model(model, out_dir: str) -> float:
@@ -52,7 +103,9 @@ def export_model(model, out_dir: str) -> float:
 
     start = time.monotonic()
     torch.manual_seed(SEED)
-    module = model.build().eval()
+    module = model.build()
+    calibrate_batch_norms(module, model, SEED)
+    module.eval()
     inputs = model.example_inputs(SEED)
     torch_inputs = tuple(torch.from_numpy(inputs[spec.name]) for spec in model.inputs)
     with torch.no_grad():
@@ -62,9 +115,9 @@ def export_model(model, out_dir: str) -> float:
     if len(outputs) != len(model.output_names):
         raise RuntimeError(f"{model.name}: {len(outputs)} outputs for names {model.output_names}")
     arrays = {name: np.asarray(output.numpy(), order="C") for name, output in zip(model.output_names, outputs)}
-    for name in constant_outputs(arrays):
-        raise RuntimeError(f"{model.name}: output '{name}' is constant ({arrays[name].flat[0]}) for the "
-                           "example inputs, so checks against it could not fail")
+    for name, reason in degenerate_outputs(arrays).items():
+        raise RuntimeError(f"{model.name}: output '{name}' {reason} for the example inputs, so checks "
+                           "relative to its magnitude would be meaningless")
 
     onnx_path, inputs_path, outputs_path = model_files(out_dir, model.name)
     temporary = [path + ".tmp" for path in (onnx_path, inputs_path, outputs_path)]
@@ -114,10 +167,10 @@ def main() -> int:
     failures = 0
     for model in selected:
         if not args.force and all(os.path.exists(path) for path in model_files(args.out, model.name)):
-            if not has_constant_output(model_files(args.out, model.name)[2]):
+            if not has_degenerate_output(model_files(args.out, model.name)[2]):
                 print(f"{model.name}: already exported, skipped")
                 continue
-            print(f"{model.name}: the exported outputs are constant (an older definition), exported again")
+            print(f"{model.name}: the exported outputs are degenerate (an older definition), exported again")
         try:
             seconds = export_model(model, args.out)
             print(f"{model.name}: exported in {seconds:.1f} s")

@@ -32,39 +32,42 @@ std::string FormatNumber(double value) {
   return out.str();
 }
 
-// The error of one element pair; `within` says whether it passes the tolerance.
+// The error of one element pair; `within` says whether it is inside the tensor's bound.
 struct ElementError {
   double absolute = 0.0;
-  double relative = 0.0;
   bool within = true;
 };
 
-ElementError CompareFloating(double actual, double expected, const Tolerance& tolerance) {
+ElementError CompareFloating(double actual, double expected, double bound) {
   if (std::isnan(actual) || std::isnan(expected)) {
     const bool both = std::isnan(actual) && std::isnan(expected);
-    return both ? ElementError{} : ElementError{kInfinity, kInfinity, false};
+    return both ? ElementError{} : ElementError{kInfinity, false};
   }
   if (std::isinf(actual) || std::isinf(expected)) {
-    return actual == expected ? ElementError{} : ElementError{kInfinity, kInfinity, false};
+    return actual == expected ? ElementError{} : ElementError{kInfinity, false};
   }
-  ElementError error;
-  error.absolute = std::fabs(actual - expected);
-  error.relative = expected != 0.0 ? error.absolute / std::fabs(expected) : 0.0;
-  error.within = error.absolute <= tolerance.absolute + tolerance.relative * std::fabs(expected);
-  return error;
+  const double absolute = std::fabs(actual - expected);
+  return {absolute, absolute <= bound};
 }
 
-ElementError CompareIntegral(int64_t actual, int64_t expected, const Tolerance& tolerance) {
+ElementError CompareIntegral(int64_t actual, int64_t expected, double bound) {
   if (actual == expected) return {};
   // Exact distance: the doubles of two large distinct int64 may be equal.
   const uint64_t distance = actual > expected ? static_cast<uint64_t>(actual) - static_cast<uint64_t>(expected)
                                               : static_cast<uint64_t>(expected) - static_cast<uint64_t>(actual);
-  ElementError error;
-  error.absolute = static_cast<double>(distance);
-  const double magnitude = std::fabs(static_cast<double>(expected));
-  error.relative = expected != 0 ? error.absolute / magnitude : 0.0;
-  error.within = error.absolute <= tolerance.absolute + tolerance.relative * magnitude;
-  return error;
+  const double absolute = static_cast<double>(distance);
+  return {absolute, absolute <= bound};
+}
+
+// The largest finite |expected| of the tensor (0 when there is none).
+double Magnitude(const Tensor& expected, bool floating) {
+  double magnitude = 0.0;
+  const int64_t count = expected.NumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    const double value = floating ? expected.GetAsDouble(i) : static_cast<double>(expected.GetAsInt64(i));
+    if (std::isfinite(value)) magnitude = std::max(magnitude, std::fabs(value));
+  }
+  return magnitude;
 }
 
 void CompareTensors(const Tensor& actual, const Tensor& expected, size_t tensor_index,
@@ -78,12 +81,14 @@ void CompareTensors(const Tensor& actual, const Tensor& expected, size_t tensor_
   }
   const Tolerance tolerance = override_tolerance.value_or(DefaultTolerance(expected.dtype()));
   const bool floating = IsFloatingPoint(expected.dtype());
+  const double magnitude = Magnitude(expected, floating);
+  const double bound = tolerance.relative * magnitude + AbsoluteFloor(expected.dtype());
   const int64_t count = expected.NumElements();
+  double tensor_error = 0.0;
   for (int64_t i = 0; i < count; ++i) {
-    const ElementError error = floating ? CompareFloating(actual.GetAsDouble(i), expected.GetAsDouble(i), tolerance)
-                                        : CompareIntegral(actual.GetAsInt64(i), expected.GetAsInt64(i), tolerance);
-    comparison.max_abs_error = std::max(comparison.max_abs_error, error.absolute);
-    comparison.max_rel_error = std::max(comparison.max_rel_error, error.relative);
+    const ElementError error = floating ? CompareFloating(actual.GetAsDouble(i), expected.GetAsDouble(i), bound)
+                                        : CompareIntegral(actual.GetAsInt64(i), expected.GetAsInt64(i), bound);
+    tensor_error = std::max(tensor_error, error.absolute);
     if (error.within) continue;
     if (comparison.mismatches++ == 0) {
       const auto value = [&](const Tensor& tensor) {
@@ -91,10 +96,13 @@ void CompareTensors(const Tensor& actual, const Tensor& expected, size_t tensor_
       };
       comparison.first_mismatch = label + ", element " + std::to_string(i) + " at " +
                                   IndexToString(i, expected.shape()) + ": got " + value(actual) + ", expected " +
-                                  value(expected) + " (tolerance " + FormatNumber(tolerance.absolute) + " + " +
-                                  FormatNumber(tolerance.relative) + " * |expected|)";
+                                  value(expected) + " (bound " + FormatNumber(tolerance.relative) +
+                                  " * max |expected| " + FormatNumber(magnitude) + ")";
     }
   }
+  comparison.max_abs_error = std::max(comparison.max_abs_error, tensor_error);
+  const double scaled = magnitude > 0.0 ? tensor_error / magnitude : (tensor_error > 0.0 ? kInfinity : 0.0);
+  comparison.max_scaled_error = std::max(comparison.max_scaled_error, scaled);
 }
 
 // Checks that both values have the same tuple nesting; `path` names the position.
@@ -118,24 +126,40 @@ void CheckSameStructure(const Value& actual, const Value& expected, const std::s
 Tolerance DefaultTolerance(DType dtype) {
   switch (dtype) {
     case DType::kF32:
-      return {1e-4, 1e-4};
+      return {1e-4};
     case DType::kF16:
-      return {1e-2, 1e-2};
+      return {1e-2};
     case DType::kBF16:
-      return {5e-2, 5e-2};
+      return {5e-2};
     default:
-      return {0.0, 0.0};
+      return {0.0};
+  }
+}
+
+double AbsoluteFloor(DType dtype) {
+  switch (dtype) {
+    case DType::kF32:
+    case DType::kF16:
+    case DType::kBF16:
+      return std::numeric_limits<float>::min();
+    default:
+      return 0.0;
   }
 }
 
 Comparison CompareValues(const Value& actual, const Value& expected, const std::optional<Tolerance>& tolerance) {
   CheckSameStructure(actual, expected, "the result");
-  const std::vector<Tensor> actual_tensors = actual.Flatten();
-  const std::vector<Tensor> expected_tensors = expected.Flatten();
-  Comparison comparison;
-  for (size_t i = 0; i < expected_tensors.size(); ++i) {
-    CompareTensors(actual_tensors[i], expected_tensors[i], i, tolerance, comparison);
+  return CompareTensorLists(actual.Flatten(), expected.Flatten(), tolerance);
+}
+
+Comparison CompareTensorLists(const std::vector<Tensor>& actual, const std::vector<Tensor>& expected,
+                              const std::optional<Tolerance>& tolerance) {
+  if (actual.size() != expected.size()) {
+    throw Error("cannot compare " + std::to_string(actual.size()) + " tensors with " +
+                std::to_string(expected.size()) + " expected ones");
   }
+  Comparison comparison;
+  for (size_t i = 0; i < expected.size(); ++i) CompareTensors(actual[i], expected[i], i, tolerance, comparison);
   return comparison;
 }
 

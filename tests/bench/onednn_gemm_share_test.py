@@ -13,7 +13,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench")
-from script_with_json import run_with_json
+from script_with_json import run_with_json, assert_close
 
 SCRIPT = os.path.join(BENCH, "onednn_gemm_share.py")
 sys.path.insert(0, BENCH)
@@ -79,12 +79,12 @@ class ParsingTest(unittest.TestCase):
         verbose_rounds = [verbose_run(3, [1.0] * 3, 0.25), verbose_run(3, [2.0] * 3, 0.25),
                           verbose_run(3, [1.5] * 3, 0.75)]
         row = onednn_gemm_share.share_row("tiny", [profile(4.0), profile(5.0), profile(4.5)], verbose_rounds, 2, 3)
-        self.assertAlmostEqual(row["total_ms"], 4.5)
-        self.assertAlmostEqual(row["gemm_ms"], 3.0)
-        self.assertAlmostEqual(row["other_ms"], 0.25)
+        assert_close(self, row["total_ms"], 4.5)
+        assert_close(self, row["gemm_ms"], 3.0)
+        assert_close(self, row["other_ms"], 0.25)
         self.assertEqual(row["largest_other"], "reorder")
-        self.assertAlmostEqual(row["outside_ms"], 1.25)
-        self.assertAlmostEqual(row["ceiling_vs_onednn"], 1.5)
+        assert_close(self, row["outside_ms"], 1.25)
+        assert_close(self, row["ceiling_vs_onednn"], 1.5)
 
     def test_a_run_without_onednn_primitives_is_an_error(self):
         with self.assertRaisesRegex(ValueError, "no oneDNN primitive ran"):

@@ -9,7 +9,7 @@ import numpy
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from script_with_json import RESULTS, run_with_json
+from script_with_json import RESULTS, run_with_json, assert_close
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "roofline.py")
 
@@ -53,12 +53,12 @@ class RooflineTest(unittest.TestCase):
             completed, combined = self.run_script(zoo, results, "--peak-gflops", "2")
             self.assertEqual(completed.returncode, 0, completed.stderr)
             row = combined["models"][0]
-            self.assertAlmostEqual(row["gflop"], 2 * 918e-9)
+            assert_close(self, row["gflop"], 2 * 918e-9)
             self.assertEqual(row["best_single"], "single:b")
-            self.assertAlmostEqual(row["best_single_gflops"], 2 * 918e-9 / 1e-6)
-            self.assertAlmostEqual(row["collage_ms"], 0.0008)
-            self.assertAlmostEqual(row["bound_ms"], 2 * 918e-9 / 2 * 1e3)
-            self.assertAlmostEqual(row["ceiling_vs_best_single"], 0.001 / (918e-9 * 1e3))
+            assert_close(self, row["best_single_gflops"], 2 * 918e-9 / 1e-6)
+            assert_close(self, row["collage_ms"], 0.0008)
+            assert_close(self, row["bound_ms"], 2 * 918e-9 / 2 * 1e3)
+            assert_close(self, row["ceiling_vs_best_single"], 0.001 / (918e-9 * 1e3))
             self.assertIn("geomean ceiling over the best single backend: 1.09x", completed.stdout)
 
     def test_a_dynamic_shape_is_a_clear_error(self):

@@ -1,5 +1,5 @@
-"""Runs a bench/ script that writes its results as JSON (--json OUT) and reads them back: the
-scripts' tests share it."""
+"""Runs a bench/ script that writes its results as JSON (--json OUT) and reads them back, and
+compares its figures relative to their magnitude: the scripts' tests share it."""
 
 import json
 import os
@@ -29,3 +29,8 @@ def run_with_json(script: str, *arguments, results=None) -> Tuple[subprocess.Com
             with open(out_path) as file:
                 written = json.load(file)
         return completed, written
+
+
+def assert_close(test, actual, expected, relative=1e-9):
+    """Fails `test` unless |actual - expected| <= relative * |expected| (figures of any scale)."""
+    test.assertLessEqual(abs(actual - expected), relative * abs(expected), f"{actual} != {expected}")

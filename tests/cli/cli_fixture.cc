@@ -21,8 +21,12 @@ std::string Quote(const std::string& text) {
   return quoted + "'";
 }
 
-CliResult CliTest::Run(const std::vector<std::string>& arguments) {
-  std::string command = Quote(CliPath());
+std::string WrongBackendsCliPath() { return std::string(COLLAGE_BINARY_DIR) + "/bin/collage-with-wrong-backends"; }
+
+CliResult CliTest::Run(const std::vector<std::string>& arguments) { return RunTool(CliPath(), arguments); }
+
+CliResult CliTest::RunTool(const std::string& tool, const std::vector<std::string>& arguments) {
+  std::string command = Quote(tool);
   for (const std::string& argument : arguments) command += " " + Quote(argument);
   const std::string out_path = directory_.PathOf("stdout.txt");
   const std::string err_path = directory_.PathOf("stderr.txt");

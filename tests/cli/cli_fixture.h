@@ -14,6 +14,8 @@ namespace collage::testing {
 
 // The collage binary under test.
 std::string CliPath();
+// The same tool with the deliberately wrong test backends added (testing/wrong_backends.h).
+std::string WrongBackendsCliPath();
 // `text` quoted for the shell.
 std::string Quote(const std::string& text);
 
@@ -34,6 +36,8 @@ class CliTest : public ::testing::Test {
 )";
 
   CliResult Run(const std::vector<std::string>& arguments);
+  // Runs `tool` (a build of the collage tool) with `arguments`.
+  CliResult RunTool(const std::string& tool, const std::vector<std::string>& arguments);
   // Writes `text` to `name` in the test's directory; returns its path.
   std::string WriteModel(const std::string& name, const std::string& text);
   // Exit status 1 with one line on stderr that starts "collage: error: " and contains `expected`.

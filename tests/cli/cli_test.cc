@@ -115,7 +115,7 @@ TEST_F(CliTest, RunProfilePrintsEveryPartitionAndTheActivationMemory) {
   EXPECT_NE(result.out.find("\nreference_1  reference    2     1"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("\ntotal                     3"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("activation memory: "), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, relative to the output's magnitude: 0\n"), std::string::npos) << result.out;
 }
 
 TEST_F(CliTest, RunRepeatProfilesTheRunsAfterAWarmUp) {
@@ -124,7 +124,7 @@ TEST_F(CliTest, RunRepeatProfilesTheRunsAfterAWarmUp) {
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("\nreference_0  reference    1     4"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("\nreference_1  reference    2     4"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, relative to the output's magnitude: 0\n"), std::string::npos) << result.out;
   ExpectUsageError(Run({"run", path, "--repeat", "0"}), "--repeat expects an integer in [1, 100000], got '0'");
 }
 
@@ -153,7 +153,7 @@ TEST_F(CliTest, RunCheckPrintsTheErrorsAndSucceeds) {
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("output0: Tensor[(2, 3), f32]  min="), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("output1: Tensor[(2, 3), f32]  min="), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, relative to the output's magnitude: 0\n"), std::string::npos) << result.out;
   EXPECT_TRUE(result.err.empty()) << result.err;
 }
 
@@ -162,7 +162,7 @@ TEST_F(CliTest, BundledExampleRunsWithCheck) {
       Run({"run", std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir", "--check", "--seed", "0"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("output: Tensor[(1, 2, 2, 2), f32]"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("max abs error: 0, max rel error: 0"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("max abs error: 0, relative to the output's magnitude: 0"), std::string::npos) << result.out;
 }
 
 TEST_F(CliTest, InputsAndOutputsRoundTripThroughNpz) {
@@ -344,7 +344,7 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
 
   const CliResult run = Run({"run", model, "--plan", plan, "--check", "--seed", "3"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("max abs error: 0, max rel error: 0\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("max abs error: 0, relative to the output's magnitude: 0\n"), std::string::npos) << run.out;
 
   const std::string other = WriteModel("other.cir", kSingleOutputModel);
   const CliResult refused = Run({"run", other, "--plan", plan});

@@ -7,6 +7,7 @@
 
 #include "collage/coalesce_partitions.h"
 #include "collage/outline_partitions.h"
+#include "interpreter/interpreter.h"
 #include "graph_search_test_util.h"
 #include "pattern/pattern_parser.h"
 #include "testing/random_graphs.h"
@@ -31,7 +32,7 @@ struct PlacedFunction {
 };
 
 // Every node in exactly one partition, each partition convex, the groups acyclic, and the
-// placement outlines into a type-checked function.
+// placement outlines into a function that computes the original's outputs.
 void ExpectValid(const Function& function, const DataflowGraph& graph, const GraphPlacement& placement) {
   std::vector<int> covered(graph.size(), 0);
   const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
@@ -45,8 +46,20 @@ void ExpectValid(const Function& function, const DataflowGraph& graph, const Gra
   }
   EXPECT_TRUE(GroupsAreAcyclic(graph, InsideSets(placement.chosen)));
   EXPECT_EQ(placement.hash, PlanHash(placement.chosen));
+  // The outlined function computes what the original does, bit for bit (the same kernels).
   size_t next_symbol = 0;
-  EXPECT_NO_THROW(OutlinePartitions(function, graph, placement.chosen, next_symbol));
+  Function outlined;
+  try {
+    outlined = OutlinePartitions(function, graph, placement.chosen, next_symbol);
+  } catch (const Error& error) {
+    ADD_FAILURE() << "outlining failed: " << error.what();
+    return;
+  }
+  const std::vector<Value> args = RandomArguments(function, placement.hash);
+  const std::vector<Tensor> expected = Evaluate(function, args).Flatten();
+  const std::vector<Tensor> actual = Evaluate(outlined, args).Flatten();
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_TRUE(actual[i].BitwiseEqual(expected[i])) << "output " << i;
 }
 
 size_t GraphRuntimePartitions(const GraphPlacement& placement) {

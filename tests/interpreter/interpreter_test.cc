@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/compare.h"
 #include "testing/graph_builders.h"
 
 namespace collage {
@@ -99,6 +100,7 @@ TEST(InterpreterTest, ConvBiasReluMatchesDirectComputation) {
   const Tensor& weight = As<ConstantNode>(conv->args[1])->data;
   const Tensor& bias = As<ConstantNode>(As<CallNode>(As<CallNode>(function->body)->args[0])->args[1])->data;
   // Direct 3x3 convolution with padding 1 on a 6x5 input.
+  Tensor expected = Tensor::Zeros(DType::kF32, out.shape());
   for (int o = 0; o < 4; ++o) {
     for (int h = 0; h < 6; ++h) {
       for (int w = 0; w < 5; ++w) {
@@ -112,10 +114,12 @@ TEST(InterpreterTest, ConvBiasReluMatchesDirectComputation) {
             }
           }
         }
-        EXPECT_NEAR(out.data<float>()[(o * 6 + h) * 5 + w], std::max(sum, 0.0), 1e-5);
+        expected.SetFromDouble((o * 6 + h) * 5 + w, std::max(sum, 0.0));
       }
     }
   }
+  const Comparison comparison = CompareValues(out, expected, Tolerance{1e-6});
+  EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
 }
 
 }  // namespace

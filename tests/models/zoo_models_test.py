@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Tests that zoo models give checks something to catch: no zero-initialized layers silence an
-output, and export_zoo refuses to write reference outputs that are constant."""
+output, batch-norm statistics are calibrated, and export_zoo refuses to write reference outputs
+that are constant, vanishing or exploding."""
 
 import os
 import sys
@@ -19,6 +20,15 @@ import zoo_models  # noqa: E402
 class ConstantOutput(nn.Module):
     def forward(self, x):
         return torch.zeros(1, 4) * x.sum()
+
+
+class Scaled(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return x * self.scale
 
 
 class ZooModelsTest(unittest.TestCase):
@@ -40,21 +50,55 @@ class ZooModelsTest(unittest.TestCase):
     def test_export_refuses_a_constant_output_and_writes_nothing(self):
         model = zoo_models.ZooModel("constant", ConstantOutput, [zoo_models.ZooInput("x", (1, 4))], ["output"])
         with tempfile.TemporaryDirectory() as folder:
-            with self.assertRaisesRegex(RuntimeError, "output 'output' is constant"):
+            with self.assertRaisesRegex(RuntimeError, "output 'output' has standard deviation 0"):
                 export_zoo.export_model(model, folder)
             self.assertEqual(os.listdir(folder), [])
 
+    def test_export_refuses_vanishing_and_exploding_outputs(self):
+        for scale, words in ((1e-9, "standard deviation [0-9.]+e-(09|10), outside"),
+                             (1e9, "standard deviation [0-9.]+e\\+(08|09), outside")):
+            model = zoo_models.ZooModel("scaled", lambda scale=scale: Scaled(scale), [zoo_models.ZooInput("x", (1, 64))],
+                                        ["output"])
+            with tempfile.TemporaryDirectory() as folder:
+                with self.assertRaisesRegex(RuntimeError, words):
+                    export_zoo.export_model(model, folder)
+                self.assertEqual(os.listdir(folder), [])
 
-    def test_an_export_with_constant_outputs_is_recognized(self):
+    def test_degenerate_outputs_are_recognized(self):
         import numpy
 
         with tempfile.TemporaryDirectory() as folder:
-            constant = os.path.join(folder, "constant.npz")
-            varied = os.path.join(folder, "varied.npz")
-            numpy.savez(constant, output=numpy.zeros((1, 5), numpy.float32))
-            numpy.savez(varied, output=numpy.arange(5, dtype=numpy.float32), scalar=numpy.zeros((), numpy.float32))
-            self.assertTrue(export_zoo.has_constant_output(constant))
-            self.assertFalse(export_zoo.has_constant_output(varied))
+            paths = {name: os.path.join(folder, name + ".npz") for name in ("constant", "tiny", "huge", "nan", "varied")}
+            varied = numpy.arange(5, dtype=numpy.float32)
+            numpy.savez(paths["constant"], output=numpy.zeros((1, 5), numpy.float32))
+            numpy.savez(paths["tiny"], output=varied * 1e-9)
+            numpy.savez(paths["huge"], output=varied * 1e9)
+            numpy.savez(paths["nan"], output=numpy.array([1.0, numpy.nan], numpy.float32))
+            numpy.savez(paths["varied"], output=varied, scalar=numpy.zeros((), numpy.float32))
+            for name in ("constant", "tiny", "huge", "nan"):
+                self.assertTrue(export_zoo.has_degenerate_output(paths[name]), name)
+            self.assertFalse(export_zoo.has_degenerate_output(paths["varied"]))
+
+    def test_batch_norm_calibration_keeps_a_deep_random_network_in_range(self):
+        # Twenty random conv + batch-norm layers: with default running statistics (mean 0,
+        # variance 1) the activations scale by the same factor at each layer and vanish;
+        # calibrated, each layer normalizes them.
+        torch.manual_seed(0)
+        layers = []
+        for _ in range(20):
+            layers += [nn.Conv2d(8, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8)]
+        for layer in layers[::2]:
+            nn.init.normal_(layer.weight, std=0.01)
+        network = nn.Sequential(*layers)
+        model = zoo_models.ZooModel("deep", lambda: network, [zoo_models.ZooInput("x", (1, 8, 8, 8))], ["output"])
+        x = torch.randn(1, 8, 8, 8)
+        with torch.no_grad():
+            uncalibrated = float(network.eval()(x).std())
+            export_zoo.calibrate_batch_norms(network, model, 0)
+            calibrated = float(network.eval()(x).std())
+        self.assertLess(uncalibrated, 1e-3)
+        self.assertGreater(calibrated, 0.1)
+        self.assertLess(calibrated, 10.0)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 
 #include "ir/type_inference.h"
 #include "op/op_registry.h"
+#include "runtime/compare.h"
 #include "support/tensor.h"
 
 namespace collage::nn_testing {
@@ -57,23 +58,24 @@ inline std::string InferTypeError(const std::string& name, const std::vector<Typ
 
 inline Type F32Type(Shape shape) { return TensorType(DType::kF32, std::move(shape)); }
 
-// Checks the shape and, element by element, the values of an f32 tensor.
+// Checks the shape and the values of an f32 tensor by CompareValues' rule: the largest error
+// at most `relative` times the largest |expected|.
 inline void ExpectTensorNear(const Tensor& actual, const Shape& shape, const std::vector<double>& expected,
-                             double tolerance = 1e-5) {
+                             double relative = 1e-5) {
   ASSERT_TRUE(actual.defined());
   ASSERT_EQ(actual.shape(), shape);
   ASSERT_EQ(actual.NumElements(), static_cast<int64_t>(expected.size()));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_NEAR(actual.GetAsDouble(static_cast<int64_t>(i)), expected[i], tolerance) << "at flat index " << i;
-  }
+  Tensor want = Tensor::Zeros(DType::kF32, shape);
+  for (size_t i = 0; i < expected.size(); ++i) want.SetFromDouble(static_cast<int64_t>(i), expected[i]);
+  const Comparison comparison = CompareValues(actual, want, Tolerance{relative});
+  EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
 }
 
-// Checks two tensors of the same shape elementwise.
-inline void ExpectTensorsNear(const Tensor& actual, const Tensor& expected, double tolerance = 1e-4) {
+// Checks two tensors of the same shape by CompareValues' rule.
+inline void ExpectTensorsNear(const Tensor& actual, const Tensor& expected, double relative = 1e-4) {
   ASSERT_EQ(actual.shape(), expected.shape());
-  for (int64_t i = 0; i < expected.NumElements(); ++i) {
-    ASSERT_NEAR(actual.GetAsDouble(i), expected.GetAsDouble(i), tolerance) << "at flat index " << i;
-  }
+  const Comparison comparison = CompareValues(actual, expected, Tolerance{relative});
+  EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
 }
 
 }  // namespace collage::nn_testing

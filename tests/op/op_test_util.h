@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/type_inference.h"
 #include "op/op_registry.h"
+#include "runtime/compare.h"
 #include "support/tensor.h"
 
 namespace collage::op_test {
@@ -75,10 +77,11 @@ inline ::testing::AssertionResult MessageHas(const std::string& message, const s
   return ::testing::AssertionSuccess();
 }
 
-// Success when `actual` has the dtype and shape and its elements equal `expected` within
-// `tolerance` (absolute; NaN matches NaN, infinities match exactly).
+// Success when `actual` has the dtype and shape and its elements equal `expected` by
+// CompareValues' rule: floating elements within `relative` times the largest |expected| (NaN
+// matches NaN, infinities match exactly), others exactly.
 inline ::testing::AssertionResult TensorIs(const Tensor& actual, DType dtype, const Shape& shape,
-                                           const std::vector<double>& expected, double tolerance = 1e-6) {
+                                           const std::vector<double>& expected, double relative = 1e-6) {
   if (!actual.defined()) return ::testing::AssertionFailure() << "no tensor";
   if (actual.dtype() != dtype) {
     return ::testing::AssertionFailure() << "dtype " << DTypeName(actual.dtype()) << ", expected " << DTypeName(dtype);
@@ -91,13 +94,12 @@ inline ::testing::AssertionResult TensorIs(const Tensor& actual, DType dtype, co
     return ::testing::AssertionFailure() << expected.size() << " expected values for " << actual.NumElements()
                                          << " elements";
   }
-  for (size_t i = 0; i < expected.size(); ++i) {
-    const double value = actual.GetAsDouble(static_cast<int64_t>(i));
-    const bool both_nan = std::isnan(value) && std::isnan(expected[i]);
-    if (!both_nan && value != expected[i] && !(std::fabs(value - expected[i]) <= tolerance)) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << value << ", expected " << expected[i];
-    }
-  }
+  Tensor want = Tensor::Zeros(dtype, shape);
+  for (size_t i = 0; i < expected.size(); ++i) want.SetFromDouble(static_cast<int64_t>(i), expected[i]);
+  std::optional<Tolerance> tolerance;
+  if (IsFloatingPoint(dtype)) tolerance = Tolerance{relative};
+  const Comparison comparison = CompareValues(actual, want, tolerance);
+  if (!comparison.ok()) return ::testing::AssertionFailure() << comparison.first_mismatch;
   return ::testing::AssertionSuccess();
 }
 

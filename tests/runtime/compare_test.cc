@@ -16,29 +16,56 @@ TEST(CompareTest, IdenticalValuesHaveZeroError) {
   const Comparison comparison = CompareValues(F32({1.0f, -2.0f, 0.0f}), F32({1.0f, -2.0f, 0.0f}));
   EXPECT_TRUE(comparison.ok());
   EXPECT_EQ(comparison.max_abs_error, 0.0);
-  EXPECT_EQ(comparison.max_rel_error, 0.0);
+  EXPECT_EQ(comparison.max_scaled_error, 0.0);
   EXPECT_TRUE(comparison.first_mismatch.empty());
 }
 
-TEST(CompareTest, ReportsMaxAbsoluteAndRelativeErrors) {
-  // Errors: 0.5 (relative 0.25 of 2), 0.25 (relative 0.0625 of 4); expected 0 is skipped for relative.
-  const Comparison comparison = CompareValues(F32({2.5f, 4.25f, 0.125f}), F32({2.0f, 4.0f, 0.0f}), Tolerance{1.0, 0.0});
+TEST(CompareTest, ReportsTheErrorAgainstEachTensorsMagnitude) {
+  // Tensor 0: error 0.5 against max |expected| 4 (0.125); tensor 1: error 0.01 against 0.02 (0.5).
+  const Value expected = Value::MakeTuple({F32({2.0f, 4.0f, 0.0f}), F32({0.02f})});
+  const Value actual = Value::MakeTuple({F32({2.5f, 4.25f, 0.125f}), F32({0.03f})});
+  const Comparison comparison = CompareValues(actual, expected, Tolerance{1.0});
   EXPECT_TRUE(comparison.ok());
   EXPECT_DOUBLE_EQ(comparison.max_abs_error, 0.5);
-  EXPECT_DOUBLE_EQ(comparison.max_rel_error, 0.25);
+  EXPECT_NEAR(comparison.max_scaled_error, 0.5, 1e-6);
 }
 
-TEST(CompareTest, ToleranceIsAbsolutePlusRelativeTimesExpected) {
-  // |10.5 - 10| = 0.5 <= 0.1 + 0.05 * 10 = 0.6 passes; |1.5 - 1| = 0.5 > 0.1 + 0.05 fails.
-  const Comparison comparison = CompareValues(F32({10.5f, 1.5f}), F32({10.0f, 1.0f}), Tolerance{0.1, 0.05});
+TEST(CompareTest, BoundIsRelativeToTheLargestExpectedValue) {
+  // Bound 0.05 * 10 = 0.5: the error 0.5 on the small element 1 passes, 0.6 on element 0 fails.
+  const Comparison comparison = CompareValues(F32({10.6f, 1.5f}), F32({10.0f, 1.0f}), Tolerance{0.05});
   EXPECT_EQ(comparison.mismatches, 1);
   EXPECT_EQ(comparison.first_mismatch,
-            "tensor 0, element 1 at [1]: got 1.5, expected 1 (tolerance 0.1 + 0.05 * |expected|)");
+            "tensor 0, element 0 at [0]: got 10.6000004, expected 10 (bound 0.05 * max |expected| 10)");
 }
 
 TEST(CompareTest, DefaultFloatToleranceAcceptsRoundingButNotRealDifferences) {
   EXPECT_TRUE(CompareValues(F32({1.00001f}), F32({1.0f})).ok());
   EXPECT_FALSE(CompareValues(F32({1.001f}), F32({1.0f})).ok());
+}
+
+TEST(CompareTest, TinyOutputsAreJudgedAtTheirOwnScale) {
+  // An output of values near 1e-9 (a degenerate model's): zeros and a 1 % error are caught,
+  // the same rounding error as at scale 1 is not.
+  EXPECT_FALSE(CompareValues(F32({0.0f, 0.0f}), F32({3e-9f, -1e-9f})).ok());
+  EXPECT_FALSE(CompareValues(F32({3.03e-9f, -1e-9f}), F32({3e-9f, -1e-9f})).ok());
+  EXPECT_TRUE(CompareValues(F32({3.00003e-9f, -1e-9f}), F32({3e-9f, -1e-9f})).ok());
+}
+
+TEST(CompareTest, AllZeroExpectedAcceptsOnlyZerosAndFlushedSubnormals) {
+  const float subnormal = std::numeric_limits<float>::denorm_min() * 4;
+  EXPECT_TRUE(CompareValues(F32({0.0f, subnormal}), F32({0.0f, 0.0f})).ok());
+  EXPECT_TRUE(CompareValues(F32({0.0f, 0.0f}), F32({0.0f, subnormal})).ok());
+  const Comparison comparison = CompareValues(F32({0.0f, 1e-30f}), F32({0.0f, 0.0f}));
+  EXPECT_FALSE(comparison.ok());
+  EXPECT_TRUE(std::isinf(comparison.max_scaled_error));
+}
+
+TEST(CompareTest, FloorIsFarBelowEveryRelativeBound) {
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16}) {
+    EXPECT_LE(AbsoluteFloor(dtype), 1e-30) << DTypeName(dtype);
+    EXPECT_GT(DefaultTolerance(dtype).relative, 0.0) << DTypeName(dtype);
+  }
+  EXPECT_EQ(AbsoluteFloor(DType::kI32), 0.0);
 }
 
 TEST(CompareTest, NanMatchesOnlyNanAndInfinityOnlyItself) {
@@ -69,7 +96,7 @@ TEST(CompareTest, MismatchNamesTheTensorAndMultiIndex) {
   EXPECT_EQ(comparison.mismatches, 1);
   EXPECT_EQ(comparison.max_abs_error, 4.0);
   EXPECT_EQ(comparison.first_mismatch,
-            "tensor 1, element 4 at [1, 1]: got 9, expected 5 (tolerance 0 + 0 * |expected|)");
+            "tensor 1, element 4 at [1, 1]: got 9, expected 5 (bound 0 * max |expected| 6)");
 }
 
 TEST(CompareTest, DifferentStructureDTypeOrShapeIsAnError) {

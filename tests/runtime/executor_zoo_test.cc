@@ -35,7 +35,7 @@ class ExecutorZooTest : public ::testing::TestWithParam<std::string> {
               << " bytes planned of " << memory.total_bytes << " (live bound " << memory.live_bytes_bound << ")"
               << std::endl;
     EXPECT_LE(memory.arena_bytes, memory.total_bytes);
-    EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3, 0.0));
+    EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3));
   }
 };
 

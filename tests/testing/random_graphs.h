@@ -18,4 +18,14 @@ const std::vector<std::string>& RandomGraphBinaryOps();
 // of every node nobody uses (or the single such node).
 Function MakeRandomDag(uint64_t seed, int num_ops);
 
+// A type-checked function of one to three parameters with about `num_ops` op calls reaching the
+// edge cases MakeRandomDag does not: parameters of several shapes, among them rank-0 and
+// zero-extent ones; binary ops whose operands broadcast (against other nodes, scalar constants
+// and constants with unit dimensions); reshape, transpose, split and concatenate; integer
+// (i32) arithmetic on negative values (cast from the floats, or constants); comparisons and
+// where on booleans; and rounding of exact halves. The result is a tuple of every node nobody
+// uses (or the single such node). Products take constants in [-3, 3] only, so values stay
+// finite for graphs of up to about 60 ops.
+Function MakeVariedRandomDag(uint64_t seed, int num_ops);
+
 }  // namespace collage::testing

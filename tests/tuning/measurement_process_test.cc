@@ -34,7 +34,7 @@ TEST(MeasurementProcessTest, AWellBehavedBackendIsTimed) {
   EXPECT_EQ(process.starts(), 1u);
 }
 
-TEST(MeasurementProcessTest, LargeConstantsTravelToTheWorker) {
+TEST(MeasurementProcessTest, AFunctionWithALargeConstantIsMeasured) {
   MeasurementProcess process(kTestWorker);
   MeasurementRequest request = RequestFor("good");
   Var x = MakeVar("x", testing::F32({2, 300}));

@@ -119,8 +119,8 @@ int RunRunCommand(const ParsedArguments& arguments) {
   if (arguments.Has("--check")) {
     // The oracle is the model as loaded, so the standard passes are checked too.
     const Comparison comparison = CompareValues(result, Evaluate(loaded.main(), inputs));
-    std::cout << "max abs error: " << comparison.max_abs_error << ", max rel error: " << comparison.max_rel_error
-              << std::endl;
+    std::cout << "max abs error: " << comparison.max_abs_error
+              << ", relative to the output's magnitude: " << comparison.max_scaled_error << std::endl;
     if (!comparison.ok()) {
       throw Error("--check: " + std::to_string(comparison.mismatches) +
                   " elements differ from the reference; first: " + comparison.first_mismatch);

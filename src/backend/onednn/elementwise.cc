@@ -4,6 +4,7 @@
 // oneDNN deems layouts that differ only in the strides of extent-1 axes equal, but its jit
 // binary kernels then refuse the pair and its reference kernel is ~100x slower), a broadcast
 // operand as a plain tensor with 1s on its broadcast axes.
+#include "backend/onednn/op_families.h"
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -23,13 +24,6 @@ BinaryKind BinaryKindOf(const Lowering& lowering, const std::string& op) {
   if (op == "maximum") return {algorithm::binary_max, true};
   if (op == "minimum") return {algorithm::binary_min, true};
   lowering.Fail("op " + op + " is not a binary op");
-}
-
-// `shape` with leading 1s up to `rank` (numpy broadcasting).
-Shape PadToRank(const Shape& shape, size_t rank) {
-  Shape padded(rank - std::min(rank, shape.size()), 1);
-  padded.insert(padded.end(), shape.begin(), shape.end());
-  return padded;
 }
 
 // The shape nn.bias_add's bias broadcasts as: its values on `axis`, 1 elsewhere.
@@ -61,22 +55,22 @@ void LowerBinary(Lowering& lowering, const FlatCall& call) {
   int full = call.inputs[0];
   int other = call.inputs[1];
   Shape other_shape = call.op == "nn.bias_add" ? BiasShape(lowering, call) : lowering.value(other).shape;
-  if (PadToRank(lowering.value(full).shape, rank) != ToDims(out)) {
+  if (WithLeadingOnes(lowering.value(full).shape, rank) != ToDims(out)) {
     if (!kind.commutative || call.op == "nn.bias_add") {
       lowering.Fail(call.op + " whose first operand is broadcast (oneDNN broadcasts the second only)");
     }
     std::swap(full, other);
     other_shape = lowering.value(other).shape;
-    if (PadToRank(lowering.value(full).shape, rank) != ToDims(out)) {
+    if (WithLeadingOnes(lowering.value(full).shape, rank) != ToDims(out)) {
       lowering.Fail(call.op + " with both operands broadcast");
     }
   }
   const bool same_shape = lowering.value(full).shape == out;
   // Blocked layouts when both operands have the result's shape; plain ones around broadcasting.
-  memory src0 = same_shape ? lowering.Home(full) : lowering.GetViewed(full, PlainDesc(PadToRank(lowering.value(full).shape, rank)));
+  memory src0 = same_shape ? lowering.Home(full) : lowering.GetViewed(full, PlainDesc(WithLeadingOnes(lowering.value(full).shape, rank)));
   memory src1 = lowering.value(other).shape == out
                     ? lowering.View(lowering.Get(other, src0.get_desc()), src0.get_desc())
-                    : lowering.GetViewed(other, PlainDesc(PadToRank(other_shape, rank)));
+                    : lowering.GetViewed(other, PlainDesc(WithLeadingOnes(other_shape, rank)));
   const memory::desc dst_any(ToDims(out), memory::data_type::f32, memory::format_tag::any);
   dnnl::binary::primitive_desc primitive;
   try {

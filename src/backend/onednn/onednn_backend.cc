@@ -25,21 +25,23 @@ bool IsF32(const Type& type) {
   return tensor != nullptr && tensor->dtype == DType::kF32;
 }
 
-// A binary op call whose operands one binary primitive can take (nn.bias_add always fits).
-bool BinaryCallFits(const CallNode& call, const std::string& op) {
+// A binary call (other than nn.bias_add, whose bias always broadcasts) whose operands' shapes
+// oneDNN's binary primitive takes.
+bool BinaryOperandsFit(const CallNode& call) {
+  const std::string& op = As<OpNode>(call.callee)->name();
   if (op == "nn.bias_add" || call.args.size() != 2) return true;
-  const TensorTypeNode* lhs = AsTensorType(call.args[0]->checked_type());
-  const TensorTypeNode* rhs = AsTensorType(call.args[1]->checked_type());
+  const TensorTypeNode* first = AsTensorType(call.args[0]->checked_type());
+  const TensorTypeNode* second = AsTensorType(call.args[1]->checked_type());
   const TensorTypeNode* result = AsTensorType(call.checked_type());
-  return lhs && rhs && result && onednn::BinaryOperandsFit(op, lhs->shape, rhs->shape, result->shape);
+  return first && second && result && onednn::BinaryOperandsFit(op, first->shape, second->shape, result->shape);
 }
 
-// An op call of a supported family on f32 tensors (tuple arguments: their fields).
+// An op call of a supported family on f32 tensors (tuple arguments: their fields), binary
+// calls with operands the binary primitive broadcasts.
 bool SupportsCall(const CallNode& call) {
-  const std::string& op = As<OpNode>(call.callee)->name();
-  const std::optional<onednn::OpFamily> family = onednn::FamilyOf(op);
+  const std::optional<onednn::OpFamily> family = onednn::FamilyOf(As<OpNode>(call.callee)->name());
   if (!family || !IsF32(call.checked_type())) return false;
-  if (*family == onednn::OpFamily::kBinary && !BinaryCallFits(call, op)) return false;
+  if (*family == onednn::OpFamily::kBinary && !BinaryOperandsFit(call)) return false;
   for (const Expr& arg : call.args) {
     if (const auto* tuple = As<TupleNode>(arg)) {
       for (const Expr& field : tuple->fields) {

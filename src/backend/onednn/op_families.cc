@@ -1,5 +1,6 @@
 #include "backend/onednn/op_families.h"
 
+#include <algorithm>
 #include <map>
 
 namespace collage::onednn {
@@ -53,17 +54,15 @@ std::optional<OpFamily> FamilyOf(const std::string& op) {
   return found->second;
 }
 
-bool BinaryOperandsFit(const std::string& op, const Shape& lhs, const Shape& rhs, const Shape& result) {
-  // An operand is not broadcast when, with leading 1s up to the result's rank, it is the result's shape.
-  auto full = [&result](const Shape& operand) {
-    if (operand.size() > result.size()) return false;
-    Shape padded(result.size() - operand.size(), 1);
-    padded.insert(padded.end(), operand.begin(), operand.end());
-    return padded == result;
-  };
-  const bool commutative = op != "subtract" && op != "divide";
-  if (full(lhs)) return true;
-  return commutative && full(rhs);
+Shape WithLeadingOnes(const Shape& shape, size_t rank) {
+  Shape padded(rank - std::min(rank, shape.size()), 1);
+  padded.insert(padded.end(), shape.begin(), shape.end());
+  return padded;
+}
+
+bool BinaryOperandsFit(const std::string& op, const Shape& first, const Shape& second, const Shape& result) {
+  const bool commutes = op == "add" || op == "multiply" || op == "maximum" || op == "minimum";
+  return WithLeadingOnes(first, result.size()) == result || (commutes && WithLeadingOnes(second, result.size()) == result);
 }
 
 }  // namespace collage::onednn

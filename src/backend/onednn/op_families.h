@@ -14,10 +14,12 @@ enum class OpFamily { kConvolution, kMatmul, kPooling, kEltwise, kBinary, kNorma
 // The family of a registered op name, or nullopt when oneDNN does not run it.
 std::optional<OpFamily> FamilyOf(const std::string& op);
 
-// Whether one binary primitive computes binary op `op` (add, subtract, ...) on operands of
-// these shapes: oneDNN broadcasts its second source only, so a commutative op may swap a
-// broadcast first operand into second place, a non-commutative one needs its first operand
-// at the result's shape, and at most one operand may be broadcast.
-bool BinaryOperandsFit(const std::string& op, const Shape& lhs, const Shape& rhs, const Shape& result);
+// `shape` with leading 1s up to `rank` (numpy broadcasting).
+Shape WithLeadingOnes(const Shape& shape, size_t rank);
+
+// True when a binary op of the kBinary family runs on operands of these shapes. oneDNN's binary
+// primitive broadcasts its second source only, so the first operand must have the result's
+// shape, or the op must commute (add, multiply, maximum, minimum) and the second have it.
+bool BinaryOperandsFit(const std::string& op, const Shape& first, const Shape& second, const Shape& result);
 
 }  // namespace collage::onednn

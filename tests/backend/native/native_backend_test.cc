@@ -100,9 +100,16 @@ def @main(%x: Tensor[(1, 8, 20, 20), f32], %w: Tensor[(24, 8, 3, 3), f32], %d: T
   nn.dense(reshape(%1, newshape=[1, 24]), %d)
 }
 )");
+  // Each thread computes whole output elements in the same order, so the results are the
+  // same bit for bit.
+  const std::vector<Value> args = RandomArguments(function, 7);
+  Tensor single_threaded;
   for (int threads : {1, 2, 3}) {
     std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions(threads));
     EXPECT_TRUE(testing::ExecutableMatchesReference(*executable, function, 7)) << threads << " threads";
+    const Tensor result = InvokeExecutable(*executable, function, args).tensor();
+    if (threads == 1) single_threaded = result;
+    EXPECT_TRUE(result.BitwiseEqual(single_threaded)) << threads << " threads";
   }
 }
 

@@ -54,8 +54,8 @@ TEST_P(NativeZooTest, WholeModelMatchesReferenceAndTorch) {
   const double run_seconds = SecondsSince(start);
   std::cout << name << ": native compile " << compile_seconds << " s, first run " << run_seconds << " s" << std::endl;
 
-  EXPECT_TRUE(testing::OutputsMatch(model, result, zoo->torch_outputs, 1e-3, 0.0)) << "against torch";
-  EXPECT_TRUE(testing::OutputsMatch(model, result, Named(model, Evaluate(main, args)), 1e-3, 0.0))
+  EXPECT_TRUE(testing::OutputsMatch(model, result, zoo->torch_outputs, 1e-3)) << "against torch";
+  EXPECT_TRUE(testing::OutputsMatch(model, result, Named(model, Evaluate(main, args)), 1e-3))
       << "against the reference interpreter";
 }
 

@@ -136,7 +136,7 @@ TEST(XnnpackFusionTest, RunsRepeatedlyWithFreshBuffers) {
   }
 }
 
-TEST(XnnpackFusionTest, HonoursTheThreadCount) {
+TEST(XnnpackFusionTest, MatchesTheReferenceOnOneAndThreeThreads) {
   Var x = MakeVar("x", F32({2, 5, 9, 7}));
   const Function function = TypedFunction({x}, ConvBnAct(x, 5, {8, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1}, 80));
   for (int threads : {1, 3}) EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, 0, threads)) << threads;

@@ -25,7 +25,7 @@ TEST_P(XnnpackZooTest, WholeModelMatchesTorch) {
   options.threads = 2;
   const std::unique_ptr<Executable> executable = XnnpackBackend().Compile(main, options);
   const Value result = InvokeExecutable(*executable, main, zoo->arguments);
-  EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3, 0.0));
+  EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3));
 }
 
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }

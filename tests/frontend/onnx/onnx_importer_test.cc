@@ -188,7 +188,7 @@ TEST_P(OnnxOpImportTest, MatchesNumpyAndEmitsExpectedOps) {
   EXPECT_EQ(model.input_names.size(), inputs.size());
   EXPECT_EQ(model.output_names.size(), expected.size());
   const Value result = Evaluate(model.module.main(), testing::ArgumentsByName(model, inputs));
-  EXPECT_TRUE(testing::OutputsMatch(model, result, expected, 1e-5, 1e-5));
+  EXPECT_TRUE(testing::OutputsMatch(model, result, expected, 1e-5));
 }
 
 std::vector<std::string> GoodCaseNames() {

@@ -11,6 +11,7 @@
 #include "build_paths.h"
 #include "ir/visitor.h"
 #include "op/op_registry.h"
+#include "runtime/compare.h"
 
 namespace collage::testing {
 namespace {
@@ -144,7 +145,7 @@ std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& i
 }
 
 ::testing::AssertionResult OutputsMatch(const OnnxModel& model, const Value& result, const NamedTensors& expected,
-                                        double relative_tolerance, double absolute_tolerance) {
+                                        double relative_tolerance) {
   const std::vector<Tensor> actual =
       model.output_names.size() == 1 ? std::vector<Tensor>{result.tensor()} : result.Flatten();
   if (actual.size() != model.output_names.size()) {
@@ -155,38 +156,16 @@ std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& i
     const std::string& name = model.output_names[i];
     const Tensor* want = FindTensor(expected, name);
     if (want == nullptr) return ::testing::AssertionFailure() << "no expected array named '" << name << "'";
-    const Tensor& got = actual[i];
-    if (got.shape() != want->shape() || got.dtype() != want->dtype()) {
-      return ::testing::AssertionFailure()
-             << name << ": got " << DTypeName(got.dtype()) << " " << ShapeToString(got.shape()) << ", expected "
-             << DTypeName(want->dtype()) << " " << ShapeToString(want->shape());
-    }
-    if (!IsFloatingPoint(got.dtype())) {
-      if (!got.BitwiseEqual(*want)) return ::testing::AssertionFailure() << name << ": values differ";
-      continue;
-    }
-    double max_expected = 0.0;
-    double max_error = 0.0;
-    int64_t worst = 0;
-    for (int64_t e = 0; e < got.NumElements(); ++e) {
-      const double reference = want->GetAsDouble(e);
-      const double value = got.GetAsDouble(e);
-      if (std::isinf(reference) || std::isinf(value)) {
-        if (reference != value)
-          return ::testing::AssertionFailure() << name << "[" << e << "]: " << value << " vs " << reference;
-        continue;
+    std::optional<Tolerance> tolerance;
+    if (IsFloatingPoint(want->dtype())) tolerance = Tolerance{relative_tolerance};
+    try {
+      const Comparison comparison = CompareValues(actual[i], *want, tolerance);
+      if (!comparison.ok()) {
+        return ::testing::AssertionFailure() << name << ": " << comparison.mismatches << " elements differ; first "
+                                             << comparison.first_mismatch;
       }
-      max_expected = std::max(max_expected, std::abs(reference));
-      const double error = std::abs(value - reference);
-      if (!(error <= max_error)) {  // also catches NaN
-        max_error = std::isnan(error) ? INFINITY : error;
-        worst = e;
-      }
-    }
-    const double bound = relative_tolerance * max_expected + absolute_tolerance;
-    if (!(max_error <= bound)) {
-      return ::testing::AssertionFailure() << name << ": max |error| " << max_error << " at element " << worst
-                                           << " exceeds " << bound << " (max |expected| " << max_expected << ")";
+    } catch (const Error& error) {
+      return ::testing::AssertionFailure() << name << ": " << error.what();
     }
   }
   return ::testing::AssertionSuccess();

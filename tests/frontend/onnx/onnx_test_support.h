@@ -54,10 +54,11 @@ std::optional<ZooCase> LoadZooCase(const std::string& name, std::string* why);
 std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& inputs);
 
 // Compares each output of `result` (a tensor, or a tuple for several outputs) with the array of
-// the same name in `expected`. Floating outputs pass when max |actual - expected| <=
-// relative_tolerance * max |expected| + absolute_tolerance; other dtypes must match exactly.
+// the same name in `expected` by CompareValues' rule: a floating output passes when
+// max |actual - expected| <= relative_tolerance * max |expected| (plus a subnormal floor); other
+// dtypes must match exactly.
 ::testing::AssertionResult OutputsMatch(const OnnxModel& model, const Value& result, const NamedTensors& expected,
-                                        double relative_tolerance, double absolute_tolerance);
+                                        double relative_tolerance);
 
 // The names of the ops that @main calls.
 std::set<std::string> CalledOps(const Module& module);

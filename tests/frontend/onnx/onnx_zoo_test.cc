@@ -38,7 +38,7 @@ TEST_P(OnnxZooTest, ReferenceInterpreterMatchesTorch) {
   RecordProperty("import_seconds", std::to_string(load_seconds));
   RecordProperty("reference_run_seconds", std::to_string(run_seconds));
 
-  EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3, 0.0));
+  EXPECT_TRUE(testing::OutputsMatch(zoo->model, result, zoo->torch_outputs, 1e-3));
 }
 
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
