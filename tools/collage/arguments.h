@@ -49,9 +49,10 @@ class ParsedArguments {
   bool Has(const std::string& name) const { return values_.count(name) > 0; }
   std::optional<std::string> Value(const std::string& name) const;
   // The value parsed as an unsigned integer in [minimum, maximum]; `fallback` when absent.
-  // A malformed value is a UsageError naming the option.
+  // A malformed value is a UsageError naming the option and the range, followed by
+  // `range_reason` in parentheses when there is one.
   uint64_t UnsignedValue(const std::string& name, uint64_t fallback, uint64_t minimum = 0,
-                         uint64_t maximum = UINT64_MAX) const;
+                         uint64_t maximum = UINT64_MAX, const std::string& range_reason = "") const;
 
  private:
   friend ParsedArguments ParseArguments(const CommandSpec& spec, std::span<const std::string> arguments);

@@ -9,7 +9,8 @@
 
 namespace collage::cli {
 
-// Throws Error naming the file when it is missing or unreadable, and the parser's or type
+// An ONNX graph input that has an initializer (its default value) becomes that constant, which
+// a note on stderr says. Throws Error naming the file when it is missing or unreadable, and the parser's or type
 // checker's one-line error ("file:line:col: ...") when it is malformed or ill-typed.
 Module LoadModel(const std::string& path);
 
