@@ -273,7 +273,11 @@ class Parser {
       if (!dtype) Fail(dtype_name, "bad dtype " + DescribeToken(dtype_name) + " (expected one of " + DTypeList() + ")");
       Take();
       Expect(TokenKind::kRightBracket);
-      return TensorType(*dtype, std::move(shape));
+      try {
+        return TensorType(*dtype, std::move(shape));
+      } catch (const TypeError& error) {
+        Fail(token, error.what());
+      }
     }
     if (token.kind == TokenKind::kLeftParen) {
       Take();

@@ -1,10 +1,13 @@
 #include "ir/type.h"
 
+#include <string_view>
+
 #include "support/hash.h"
 
 namespace collage {
 
 Type TensorType(DType dtype, Shape shape) {
+  CheckedNumBytes(shape, static_cast<int64_t>(DTypeSize(dtype)));
   return std::make_shared<TensorTypeNode>(dtype, std::move(shape));
 }
 
@@ -95,34 +98,57 @@ size_t TypeHash(const Type& type) {
 }
 
 std::string TypeToString(const Type& type) {
-  if (!type) return "?";
-  switch (type->kind()) {
-    case TypeKind::kTensor: {
-      const auto* tensor = AsTensorType(type);
-      return "Tensor[" + ShapeToString(tensor->shape) + ", " + std::string(DTypeName(tensor->dtype)) +
-             "]";
+  // Iterative, as types nest as deep as a program's chain of bindings makes them. The pieces
+  // still to print, the next one last: a type, or literal text where `type` is null.
+  struct Piece {
+    const Type* type;
+    std::string_view text;
+  };
+  std::vector<Piece> pending = {{&type, {}}};
+  // Pushes `types` separated by ", ", so that the first is printed first.
+  auto push_list = [&pending](const std::vector<Type>& types) {
+    for (size_t i = types.size(); i-- > 0;) {
+      pending.push_back({&types[i], {}});
+      if (i > 0) pending.push_back({nullptr, ", "});
     }
-    case TypeKind::kTuple: {
-      std::string text = "(";
-      const auto& fields = AsTupleType(type)->fields;
-      for (size_t i = 0; i < fields.size(); ++i) {
-        if (i > 0) text += ", ";
-        text += TypeToString(fields[i]);
-      }
-      if (fields.size() == 1) text += ",";
-      return text + ")";
+  };
+  std::string text;
+  while (!pending.empty()) {
+    const Piece piece = pending.back();
+    pending.pop_back();
+    if (piece.type == nullptr) {
+      text += piece.text;
+      continue;
     }
-    case TypeKind::kFunc: {
-      const auto* func = AsFuncType(type);
-      std::string text = "fn (";
-      for (size_t i = 0; i < func->params.size(); ++i) {
-        if (i > 0) text += ", ";
-        text += TypeToString(func->params[i]);
+    const Type& next = *piece.type;
+    if (!next) {
+      text += "?";
+      continue;
+    }
+    switch (next->kind()) {
+      case TypeKind::kTensor: {
+        const auto* tensor = AsTensorType(next);
+        text += "Tensor[" + ShapeToString(tensor->shape) + ", " + std::string(DTypeName(tensor->dtype)) + "]";
+        break;
       }
-      return text + ") -> " + TypeToString(func->result);
+      case TypeKind::kTuple: {
+        const auto& fields = AsTupleType(next)->fields;
+        text += "(";
+        pending.push_back({nullptr, fields.size() == 1 ? ",)" : ")"});
+        push_list(fields);
+        break;
+      }
+      case TypeKind::kFunc: {
+        const auto* func = AsFuncType(next);
+        text += "fn (";
+        pending.push_back({&func->result, {}});
+        pending.push_back({nullptr, ") -> "});
+        push_list(func->params);
+        break;
+      }
     }
   }
-  return "?";
+  return text;
 }
 
 }  // namespace collage

@@ -51,6 +51,7 @@ class FuncTypeNode final : public TypeNode {
   const Type result;
 };
 
+// Throws TypeError when the tensor's size in bytes overflows int64 (CheckedNumBytes).
 Type TensorType(DType dtype, Shape shape);
 Type TupleType(std::vector<Type> fields);
 Type FuncType(std::vector<Type> params, Type result);

@@ -77,7 +77,7 @@ MatmulProblem BatchMatmulProblem(const Shape& a, const Shape& b, bool transpose_
 MatmulProblem DenseProblem(const Shape& data, const Shape& weight) {
   MatmulProblem problem;
   problem.depth = data.back();
-  problem.rows = NumElements(data) / std::max<int64_t>(problem.depth, 1);
+  problem.rows = NumElements(Shape(data.begin(), data.end() - 1));  // also when depth is 0
   problem.columns = weight[0];
   problem.transpose_b = true;
   if (weight[1] != problem.depth) {

@@ -1,43 +1,12 @@
 #include "pass/inline_composites.h"
 
-#include <unordered_map>
-
 #include "ir/visitor.h"
+#include "pass/inline_calls.h"
 
 namespace collage {
 namespace {
 
-// Replaces the given variables by their bound values.
-class VariableBinder : public ExprMutator {
- public:
-  explicit VariableBinder(std::unordered_map<const ExprNode*, Expr> bindings) : bindings_(std::move(bindings)) {}
-
- protected:
-  Expr RewriteVar(const Var& pre, const Var& post) override {
-    const auto bound = bindings_.find(pre.get());
-    return bound == bindings_.end() ? post : bound->second;
-  }
-
- private:
-  std::unordered_map<const ExprNode*, Expr> bindings_;
-};
-
-const FunctionNode* CompositeCallee(const CallNode& call) {
-  const auto* callee = As<FunctionNode>(call.callee);
-  return callee != nullptr && callee->attrs.Has(attr::kComposite) ? callee : nullptr;
-}
-
-class CompositeInliner : public ExprMutator {
- protected:
-  Expr RewriteCall(const Call& /*pre*/, const Call& post) override {
-    const FunctionNode* composite = CompositeCallee(*post);
-    if (composite == nullptr) return post;
-    std::unordered_map<const ExprNode*, Expr> bindings;
-    for (size_t i = 0; i < composite->params.size(); ++i) bindings[composite->params[i].get()] = post->args[i];
-    // A Composite function's body may wrap further Composites.
-    return VariableBinder(std::move(bindings)).Mutate(CompositeInliner().Mutate(composite->body));
-  }
-};
+bool IsComposite(const FunctionNode& callee) { return callee.attrs.Has(attr::kComposite); }
 
 // Rewrites the partitions called from @main.
 class PartitionInliner : public ExprMutator {
@@ -57,7 +26,7 @@ class PartitionInliner : public ExprMutator {
 }  // namespace
 
 Function InlineCompositeCalls(const Function& function) {
-  const Expr body = CompositeInliner().Mutate(function->body);
+  const Expr body = InlineCalls(function->body, IsComposite);
   if (body == function->body) return function;
   return MakeFunction(function->params, body, function->attrs);
 }

@@ -20,12 +20,17 @@ Pass SimplifyInference();
 // Merges op calls with the same op, attributes and arguments, and identical constants.
 // opt level 2.
 Pass EliminateCommonSubexpr();
+// Calls to FuseOps groups written in the input (Primitive functions that are neither
+// partitions nor pattern matches) become the ops of the group: placement forms its own
+// groups, per backend. opt level 0.
+Pass InlinePrimitiveGroups();
 // Projections of tuples built in the graph are replaced by the field, so unused fields
 // become unreachable and disappear. opt level 1.
 Pass DeadCodeElimination();
 
 // What runs between import and placement (DESIGN §2), in this order: InferTypePass,
-// SimplifyInference, FoldConstant, EliminateCommonSubexpr, DeadCodeElimination, InferTypePass.
+// InlinePrimitiveGroups, SimplifyInference, FoldConstant, EliminateCommonSubexpr,
+// DeadCodeElimination, InferTypePass.
 Pass StandardPipeline();
 
 }  // namespace collage

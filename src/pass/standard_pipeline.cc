@@ -3,8 +3,8 @@
 namespace collage {
 
 Pass StandardPipeline() {
-  return Pass::Sequential({InferTypePass(), SimplifyInference(), FoldConstant(), EliminateCommonSubexpr(),
-                           DeadCodeElimination(), InferTypePass()},
+  return Pass::Sequential({InferTypePass(), InlinePrimitiveGroups(), SimplifyInference(), FoldConstant(),
+                           EliminateCommonSubexpr(), DeadCodeElimination(), InferTypePass()},
                           "StandardPipeline");
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/sqlite_connection.h"
 #include "support/csv.h"
 #include "support/error.h"
+#include "support/private_directory.h"
 
 namespace collage {
 namespace {
@@ -40,7 +41,7 @@ void BindKey(SqliteStatement& statement, const CostKey& key) {
       .Bind(5, int64_t{key.threads});
 }
 
-// Binds the record to parameters 6..14, in the order of kCostRecordColumns.
+// Binds the record to parameters 6..15, in the order of kCostRecordColumns.
 void BindRecord(SqliteStatement& statement, const CostRecord& record) {
   statement.Bind(6, int64_t{record.valid})
       .Bind(7, record.reason)
@@ -50,7 +51,8 @@ void BindRecord(SqliteStatement& statement, const CostRecord& record) {
       .Bind(11, record.p90_seconds)
       .Bind(12, int64_t{record.runs})
       .Bind(13, record.description)
-      .Bind(14, record.measured_at != 0 ? record.measured_at : UnixTimeNow());
+      .Bind(14, record.measured_at != 0 ? record.measured_at : UnixTimeNow())
+      .Bind(15, int64_t{record.transient});
 }
 
 // Reads the columns of kCostRecordColumns.
@@ -65,6 +67,7 @@ CostRecord ReadRecord(const SqliteStatement& statement) {
   record.runs = static_cast<int>(statement.Integer(6));
   record.description = statement.Text(7);
   record.measured_at = statement.Real(8);
+  record.transient = statement.Integer(9) != 0;
   return record;
 }
 
@@ -88,7 +91,7 @@ struct CostDatabase::State {
                                       " FROM costs WHERE candidate_hash = ?1 AND backend = ?2 AND "
                                       "backend_version = ?3 AND device = ?4 AND threads = ?5"))),
         store(connection.Prepare(Sql("INSERT OR REPLACE INTO costs (", kCostKeyColumns, ", ", kCostRecordColumns,
-                                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"))),
+                                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"))),
         lookup_device_value(connection.Prepare("SELECT value FROM device_values WHERE device = ?1 AND name = ?2")),
         store_device_value(connection.Prepare(
             "INSERT OR REPLACE INTO device_values (device, name, value, measured_at) VALUES (?1, ?2, ?3, ?4)")) {}
@@ -143,7 +146,7 @@ std::string CostDatabase::DefaultPath() {
     return cache + "/collage/costs.sqlite";
   }
   if (std::string home = EnvironmentValue("HOME"); !home.empty()) return home + "/.cache/collage/costs.sqlite";
-  return "/tmp/collage-cache/costs.sqlite";
+  return PrivateTemporaryCacheDirectory() + "/costs.sqlite";
 }
 
 const std::string& CostDatabase::path() const { return state_->connection.path(); }
@@ -175,12 +178,13 @@ CostDatabase::Stats CostDatabase::GetStats() {
     if (!missing) stats.file_bytes += static_cast<size_t>(bytes);
   }
   SqliteStatement per_backend = state_->connection.Prepare(
-      "SELECT backend, count(*), sum(valid = 0) FROM costs GROUP BY backend ORDER BY backend");
+      "SELECT backend, count(*), sum(valid = 0), sum(transient) FROM costs GROUP BY backend ORDER BY backend");
   while (per_backend.Step()) {
     const size_t entries = static_cast<size_t>(per_backend.Integer(1));
     stats.per_backend[per_backend.Text(0)] = entries;
     stats.entries += entries;
     stats.invalid += static_cast<size_t>(per_backend.Integer(2));
+    stats.transient += static_cast<size_t>(per_backend.Integer(3));
   }
   stats.device_values = static_cast<size_t>(state_->Count("SELECT count(*) FROM device_values"));
   return stats;

@@ -32,6 +32,9 @@ struct CostKey {
 struct CostRecord {
   bool valid = true;   // false: the backend could not compile/run it, or it timed out
   std::string reason;  // why invalid ("timed out after 10 s", the compile error, ...)
+  // Invalid for a passing reason (a time-out, the worker killed from outside): kept for the
+  // record, but a tuner measures the candidate again rather than recalling it.
+  bool transient = false;
   double seconds = 0;  // the cost the search uses (the configured percentile of the runs, usually the median)
   double median_seconds = 0;
   double p10_seconds = 0, p90_seconds = 0;  // spread
@@ -42,17 +45,20 @@ struct CostRecord {
 
 class CostDatabase {
  public:
-  // The schema this code reads and writes (PRAGMA user_version).
-  static constexpr int kSchemaVersion = 1;
+  // The schema this code reads and writes (PRAGMA user_version). 2 added the transient
+  // column.
+  static constexpr int kSchemaVersion = 2;
 
   // Opens the database at `path`, creating the file, its parent folders and the schema when
-  // missing. A database of an older schema is recreated (its costs are dropped) with a line
-  // on `messages`. Throws Error for a newer schema, a file that is not a collage cost
-  // database, or any SQLite failure.
+  // missing. A database of schema 1 is migrated in place (cost_database_schema.h); one of an
+  // older schema is recreated (its costs are dropped); either with a line on `messages`.
+  // Throws Error for a newer schema, a file that is not a collage cost database, or any
+  // SQLite failure.
   static CostDatabase Open(const std::string& path, std::ostream& messages);
   static CostDatabase Open(const std::string& path);  // messages on std::cerr
   // $COLLAGE_COST_DB, else $XDG_CACHE_HOME/collage/costs.sqlite, else
-  // $HOME/.cache/collage/costs.sqlite, else /tmp/collage-cache/costs.sqlite.
+  // $HOME/.cache/collage/costs.sqlite, else costs.sqlite in the user's private temporary
+  // cache folder (support/private_directory.h; an Error when that folder is not private).
   static std::string DefaultPath();
 
   CostDatabase(CostDatabase&& other) noexcept;
@@ -73,6 +79,7 @@ class CostDatabase {
     size_t file_bytes = 0;  // the database file and its write-ahead log
     size_t entries = 0;     // cost records
     size_t invalid = 0;     // of which invalid
+    size_t transient = 0;   // of which invalid for a passing reason (measured again next time)
     std::map<std::string, size_t> per_backend;
     size_t device_values = 0;
   };

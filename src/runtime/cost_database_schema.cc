@@ -32,6 +32,7 @@ CREATE TABLE costs (
   runs INTEGER NOT NULL,
   description TEXT NOT NULL,
   measured_at REAL NOT NULL,
+  transient INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (candidate_hash, backend, backend_version, device, threads)
 ) WITHOUT ROWID;
 CREATE TABLE device_values (
@@ -41,6 +42,16 @@ CREATE TABLE device_values (
   measured_at REAL NOT NULL,
   PRIMARY KEY (device, name)
 ) WITHOUT ROWID;
+)";
+
+// Schema 1 had no transient column: a time-out or a worker killed from outside was stored as
+// an ordinary invalid record, and recalled for ever.
+constexpr const char* kMigrateFromSchema1 = R"(
+ALTER TABLE costs ADD COLUMN transient INTEGER NOT NULL DEFAULT 0;
+UPDATE costs SET transient = 1 WHERE valid = 0 AND (reason LIKE 'timed out after %'
+  OR reason LIKE '% died: killed by signal 9 %' OR reason LIKE '% died: killed by signal 15 %'
+  OR reason LIKE '% died: killed by signal 2 %' OR reason LIKE '% died: killed by signal 1 %'
+  OR reason LIKE '% died: killed by signal 3 %');
 )";
 
 int64_t ReadInteger(const SqliteConnection& connection, const std::string& sql) {
@@ -89,6 +100,15 @@ int PrepareCostDatabaseSchema(SqliteConnection& connection, int schema_version, 
     throw Error("database '" + connection.path() + "' has cost schema version " + std::to_string(found_version) +
                 ", newer than this collage's " + std::to_string(schema_version) +
                 ": use a newer collage or another --db");
+  }
+  if (application_id == kApplicationId && found_version == 1 && schema_version == 2) {
+    connection.Execute(kMigrateFromSchema1);
+    const int64_t transient = ReadInteger(connection, "SELECT count(*) FROM costs WHERE transient = 1");
+    connection.Execute("PRAGMA user_version = " + std::to_string(schema_version));
+    transaction.Commit();
+    messages << "collage: cost database '" << connection.path() << "' migrated from schema version 1 to "
+             << schema_version << "; " << transient << " failed measurements marked transient, to be measured again\n";
+    return schema_version;
   }
   if (application_id == kApplicationId) {
     connection.Execute("DROP TABLE IF EXISTS costs; DROP TABLE IF EXISTS device_values;");

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
+#include "backend/zero_size_guard.h"
 #include "pass/byoc/partition_greedy.h"
 
 namespace collage {
 namespace {
 
 SupportDeclaration DeclarationFor(const Backend& backend) {
-  SupportDeclaration declaration = backend.Support();
+  SupportDeclaration declaration = GuardedSupport(backend);
   if (backend.runs_every_op()) declaration.supports_op = [](const CallNode&) { return true; };
   return declaration;
 }

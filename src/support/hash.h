@@ -19,6 +19,17 @@ size_t HashValue(const T& value) {
   return std::hash<T>{}(value);
 }
 
+// FNV-1a: stable across runs, builds and machines, unlike std::hash; for hashes that are
+// stored in files.
+inline uint64_t StableHash(std::string_view text, uint64_t seed = 1469598103934665603ull) {
+  uint64_t hash = seed;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
 inline size_t HashBytes(const void* data, size_t size) {
   return std::hash<std::string_view>{}(std::string_view(static_cast<const char*>(data), size));
 }

@@ -5,9 +5,25 @@
 namespace collage {
 
 int64_t NumElements(const Shape& shape) {
+  for (int64_t dim : shape) {
+    if (dim == 0) return 0;
+  }
   int64_t count = 1;
-  for (int64_t dim : shape) count *= dim;
+  for (int64_t dim : shape) {
+    if (__builtin_mul_overflow(count, dim, &count)) {
+      throw TypeError("shape " + ShapeToString(shape) + " has more elements than a 64-bit count holds");
+    }
+  }
   return count;
+}
+
+int64_t CheckedNumBytes(const Shape& shape, int64_t element_bytes) {
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(NumElements(shape), element_bytes, &bytes)) {
+    throw TypeError("shape " + ShapeToString(shape) + " of " + std::to_string(element_bytes) +
+                    "-byte elements has more bytes than a 64-bit size holds");
+  }
+  return bytes;
 }
 
 std::vector<int64_t> ContiguousStrides(const Shape& shape) {

@@ -9,8 +9,12 @@ namespace collage {
 
 using Shape = std::vector<int64_t>;
 
-// Product of the dimensions; 1 for a scalar (rank 0).
+// Product of the dimensions; 1 for a scalar (rank 0), 0 when any dimension is 0. Throws
+// TypeError naming the shape when the product overflows int64.
 int64_t NumElements(const Shape& shape);
+// NumElements times `element_bytes`; throws TypeError naming the shape when that overflows
+// int64. Every tensor type and every tensor passes this check.
+int64_t CheckedNumBytes(const Shape& shape, int64_t element_bytes);
 // Row-major strides, in elements.
 std::vector<int64_t> ContiguousStrides(const Shape& shape);
 // "(1, 3, 224, 224)"; a scalar prints as "()".

@@ -23,7 +23,8 @@ Tensor Tensor::Zeros(DType dtype, Shape shape) {
   Tensor tensor;
   tensor.dtype_ = dtype;
   tensor.shape_ = std::move(shape);
-  tensor.storage_ = AllocateAligned(tensor.NumBytes());
+  const int64_t bytes = CheckedNumBytes(tensor.shape_, static_cast<int64_t>(DTypeSize(dtype)));
+  tensor.storage_ = AllocateAligned(static_cast<size_t>(bytes));
   tensor.data_ = tensor.storage_.get();
   return tensor;
 }

@@ -49,7 +49,9 @@ std::string TuningStats::ToString() const {
   std::ostringstream text;
   text.precision(3);
   text << candidates << " candidates, " << distinct << " distinct: " << from_database << " from the database, "
-       << measured << " measured (" << invalid << " invalid) in " << std::fixed << seconds << " s";
+       << measured << " measured (" << invalid << " invalid";
+  if (transient > 0) text << ", " << transient << " of them transient";
+  text << ") in " << std::fixed << seconds << " s";
   return text.str();
 }
 
@@ -83,6 +85,7 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
   if (database_ == nullptr) return std::nullopt;
   const std::optional<CostRecord> record = database_->Lookup(job.key);
   if (!record) return std::nullopt;
+  if (record->transient) return std::nullopt;  // measured again: the failure may not recur
   ++stats_.from_database;
   if (!record->valid) {
     invalid_.push_back(InvalidCandidate{job.description, record->reason});
@@ -98,7 +101,7 @@ Cost MeasuredCostEstimator::Measure(const Job& job) {
   const MeasurementReply reply = worker_.Measure(request, options_.timeout_seconds);
   stats_.worker_starts += worker_.starts() - starts_before;
   ++stats_.measured;
-  if (!reply.valid) return RecordInvalid(job, reply.reason);
+  if (!reply.valid) return RecordInvalid(job, reply.reason, reply.transient);
   if (database_ != nullptr) {
     const Measurement& m = reply.measurement;
     CostRecord record;
@@ -113,12 +116,15 @@ Cost MeasuredCostEstimator::Measure(const Job& job) {
   return Cost::Seconds(reply.measurement.seconds);
 }
 
-Cost MeasuredCostEstimator::RecordInvalid(const Job& job, const std::string& reason) {
+Cost MeasuredCostEstimator::RecordInvalid(const Job& job, const std::string& reason, bool transient) {
   ++stats_.invalid;
-  invalid_.push_back(InvalidCandidate{job.description, reason});
+  stats_.transient += transient ? 1 : 0;
+  invalid_.push_back(
+      InvalidCandidate{job.description, transient ? reason + " (transient, measured again next time)" : reason});
   if (database_ != nullptr) {
     CostRecord record;
     record.valid = false;
+    record.transient = transient;
     record.reason = reason;
     record.description = job.description;
     database_->Store(job.key, record);

@@ -8,7 +8,9 @@
 // measures nothing. Prepare measures every candidate of a search eagerly: code generators
 // compile all their candidates first in batches, then candidates are timed one at a time so
 // that timings do not disturb each other. A candidate that fails to compile or run, crashes
-// the worker or times out is Invalid, with the reason kept in invalid(); tuning carries on.
+// the worker or times out is Invalid, with the reason kept in invalid(); tuning carries on. A
+// failure for a passing reason (a time-out, the worker killed from outside) is stored as
+// transient: the next tuning measures that candidate again instead of recalling it.
 #pragma once
 
 #include <string>
@@ -45,6 +47,7 @@ struct TuningStats {
   size_t from_database = 0;  // found in the cost database
   size_t measured = 0;       // timed now (invalid ones included)
   size_t invalid = 0;        // could not be compiled, run or timed in time
+  size_t transient = 0;      // of the invalid ones measured now, those invalid for a passing reason
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it
   // "812 candidates, 430 distinct: 400 from the database, 30 measured (3 invalid) in 12.3 s"
@@ -80,8 +83,8 @@ class MeasuredCostEstimator final : public CostEstimator {
   // From the database, or nullopt.
   std::optional<Cost> Recall(const Job& job);
   Cost Measure(const Job& job);
-  // Records a compile failure found while compiling in a batch.
-  Cost RecordInvalid(const Job& job, const std::string& reason);
+  // Records a failed measurement; a transient one is measured again by the next tuning.
+  Cost RecordInvalid(const Job& job, const std::string& reason, bool transient);
   ProgressBar::Display Display() const;
   void CompileCodeGeneratorsInBatches(std::vector<Job>& pending, std::vector<bool>& done);
 

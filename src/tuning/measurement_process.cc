@@ -41,6 +41,23 @@ std::string DescribeStatus(int status) {
   return "ended";
 }
 
+// Signals a process does not raise by faulting, only by another process's (or its own) kill:
+// the out-of-memory killer's SIGKILL, a user's or a supervisor's SIGTERM, a terminal's
+// SIGINT, SIGHUP and SIGQUIT.
+bool SentFromOutside(int status) {
+  if (!WIFSIGNALED(status)) return false;
+  switch (WTERMSIG(status)) {
+    case SIGKILL:
+    case SIGTERM:
+    case SIGINT:
+    case SIGHUP:
+    case SIGQUIT:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string FormatSeconds(double seconds) {
   std::ostringstream text;
   text << seconds;
@@ -105,10 +122,10 @@ void MeasurementProcess::Start() {
   ++starts_;
 }
 
-std::string MeasurementProcess::Stop(bool kill) {
+MeasurementProcess::Ending MeasurementProcess::Stop(bool kill) {
   if (socket_ >= 0) close(socket_);
   socket_ = -1;
-  if (pid_ <= 0) return "not running";
+  if (pid_ <= 0) return {"not running"};
   int status = 0;
   pid_t reaped = 0;
   if (!kill) {
@@ -123,7 +140,8 @@ std::string MeasurementProcess::Stop(bool kill) {
     reaped = waitpid(pid_, &status, 0);
   }
   pid_ = -1;
-  return reaped > 0 ? DescribeStatus(status) : "lost";
+  if (reaped <= 0) return {"lost"};
+  return {DescribeStatus(status), SentFromOutside(status)};
 }
 
 MeasurementReply MeasurementProcess::Measure(const MeasurementRequest& request, double timeout_seconds) {
@@ -140,12 +158,14 @@ MeasurementReply MeasurementProcess::Measure(const MeasurementRequest& request, 
     if (ready == 0) {
       Stop(/*kill=*/true);
       failed.reason = "timed out after " + FormatSeconds(timeout_seconds) + " s";
+      failed.transient = true;
       return failed;
     }
     return ReadReply(socket_);
   } catch (const Error&) {
-    const std::string ended = Stop(/*kill=*/false);
-    failed.reason = "the measurement worker " + worker_path_ + " died: " + ended;
+    const Ending ended = Stop(/*kill=*/false);
+    failed.reason = "the measurement worker " + worker_path_ + " died: " + ended.description;
+    failed.transient = ended.from_outside;
     return failed;
   }
 }

@@ -27,7 +27,9 @@ class MeasurementProcess {
   MeasurementProcess& operator=(const MeasurementProcess&) = delete;
 
   // The worker's reply, or an invalid reply saying "timed out after N s" (the worker is
-  // killed) or that the worker died (with its signal or exit status).
+  // killed) or that the worker died (with its signal or exit status). A time-out and a death
+  // by a signal that only comes from outside the process (SIGKILL, SIGTERM, SIGINT, SIGHUP,
+  // SIGQUIT) are transient; a crash (SIGSEGV, SIGABRT, ...) or an exit is not.
   MeasurementReply Measure(const MeasurementRequest& request, double timeout_seconds);
 
   // How many worker processes were started so far.
@@ -35,9 +37,13 @@ class MeasurementProcess {
 
  private:
   void Start();
+  struct Ending {
+    std::string description;  // "killed by signal 11 (Segmentation fault)", "exited with status 127"
+    bool from_outside = false;  // killed by a signal that only another process sends
+  };
   // Closes the socket and reaps the worker, killing it first when `kill` is set or it does
-  // not exit promptly. Returns how it ended, e.g. "killed by signal 11 (Segmentation fault)".
-  std::string Stop(bool kill);
+  // not exit promptly.
+  Ending Stop(bool kill);
 
   std::string worker_path_;
   std::string cache_dir_;

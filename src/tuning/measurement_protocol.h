@@ -28,6 +28,10 @@ struct MeasurementRequest {
 struct MeasurementReply {
   bool valid = false;
   std::string reason;  // why not valid, one line
+  // Not valid for a passing reason that says nothing about the candidate: the worker was
+  // killed from outside (the out-of-memory killer, a user) or the measurement timed out on a
+  // loaded machine. A tuner measures such a candidate again next time.
+  bool transient = false;
   Measurement measurement;
 };
 

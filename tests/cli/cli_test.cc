@@ -71,7 +71,7 @@ TEST_F(CliTest, BadUsageExitsWithTwo) {
   ExpectUsageError(Run({"run", model, "--fast"}), "unknown option '--fast' for 'run'");
   ExpectUsageError(Run({"run", model, "--seed"}), "option --seed needs a value");
   ExpectUsageError(Run({"run", model, "--seed", "x1"}), "--seed expects an integer");
-  ExpectUsageError(Run({"run", model, "--threads", "0"}), "--threads expects an integer in [1, 4096], got '0'");
+  ExpectUsageError(Run({"run", model, "--threads", "0"}), "--threads expects an integer in [1, ");
   ExpectUsageError(Run({"run", model, "--check=yes"}), "option --check takes no value");
   ExpectUsageError(Run({"run", model, "--seed", "1", "--seed", "2"}), "option --seed given twice");
   ExpectUsageError(Run({"run", model, "other.cir"}), "unexpected argument 'other.cir'");
@@ -334,7 +334,7 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   const CliResult partitioned = Run({"partition", model, "--backends", "reference", "-o", plan});
   ASSERT_EQ(partitioned.exit_code, 0) << partitioned.err;
   const std::string text = ReadFile(plan);
-  EXPECT_EQ(text.rfind("// collage plan 1\n// model: " + model + " ", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("// collage plan 2\n// model: " + model + " ", 0), 0u) << text;
   EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// partition: reference_0 backend=reference ops=1 "
                       "estimated_ms="),
             std::string::npos)
@@ -353,8 +353,8 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   EXPECT_TRUE(refused.out.empty());
 
   WriteFile(plan, "def @main() { 1f }\n");
-  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 1'");
-  WriteFile(plan, "// collage plan 1\n// backends: reference\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 2'");
+  WriteFile(plan, "// collage plan 2\n// backends: reference\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":2: plan header: expected '// model: ...'");
   WriteFile(plan, text.substr(0, text.find("// partition: ")) + "// partition: reference_0 ops=x\n// total_ms: 1\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
@@ -471,7 +471,7 @@ TEST_F(CliTest, DbStatsShowsLocationSchemaAndCountsPerBackend) {
   const CliResult result = Run({"db", "stats", "--db", path});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   for (const std::string& expected :
-       {"database        " + path + "\n", std::string("schema          1\n"),
+       {"database        " + path + "\n", std::string("schema          2\n"),
         std::string("entries         3 (1 invalid)\n"), std::string("  onednn        2\n"),
         std::string("  xnnpack       1\n")}) {
     EXPECT_NE(result.out.find(expected), std::string::npos) << expected << " in\n" << result.out;

@@ -34,6 +34,25 @@ TEST(ParserErrorTest, ExpectedTokenButFoundAnother) {
   ExpectError(kHeader + "  %0 = nn.relu(%x %w)\n  %0\n}\n", "2:19", {"expected ',' or ')'", "found '%w'"});
 }
 
+TEST(ParserErrorTest, TensorTypesTooLargeFor64BitsAreErrors) {
+  // 2^31 * 2^31 * 2 elements wraps to a negative count; 2^32 * 2^32 wraps to 0.
+  ExpectError("def @main(%x: Tensor[(2147483648, 2147483648, 2), f32]) { %x }", "1:15",
+              {"shape (2147483648, 2147483648, 2) has more elements than a 64-bit count holds"});
+  ExpectError("def @main(%x: Tensor[(4294967296, 4294967296), f32]) { %x }", "1:15",
+              {"has more elements than a 64-bit count holds"});
+  // 2^61 elements fit, 2^61 * 4 bytes do not.
+  ExpectError("def @main(%x: Tensor[(2305843009213693952), f32]) { %x }", "1:15",
+              {"shape (2305843009213693952) of 4-byte elements has more bytes than a 64-bit size holds"});
+  // A zero extent makes the count 0 whatever the other extents.
+  EXPECT_NO_THROW(ParseModule("def @main(%x: Tensor[(4294967296, 4294967296, 0), f32]) { %x }", kFile));
+}
+
+TEST(ParserErrorTest, AnOpWhoseResultTypeIsTooLargeIsATypeError) {
+  // Each operand is 2^31 floats; their broadcast sum would be 2^62 floats, 2^64 bytes.
+  ExpectError("def @main(%x: Tensor[(2147483648, 1), f32], %y: Tensor[(1, 2147483648), f32]) {\n  add(%x, %y)\n}\n",
+              "2:3", {"add: ", "of 4-byte elements has more bytes than a 64-bit size holds"});
+}
+
 TEST(ParserErrorTest, UnknownOp) {
   ExpectError(kHeader + "  %0 = nn.conv3d(%x, %w)\n  %0\n}\n", "2:8", {"unknown op 'nn.conv3d'"});
 }
@@ -102,8 +121,8 @@ TEST(ParserErrorTest, ConstantValuesMustFitTheType) {
   ExpectError("def @main() {\n  constant([1.5], Tensor[(1), i32])\n}\n", "2:13", {"expected an integer", "i32"});
   ExpectError("def @main() {\n  constant([1.5], (Tensor[(1), f32],))\n}\n", "2:19",
               {"a constant's type must be a tensor type"});
-  ExpectError("def @main() {\n  constant([1.0], Tensor[(4611686018427387904, 4), f32])\n}\n", "2:3",
-              {"constant has 1 values", "holds too many"});
+  ExpectError("def @main() {\n  constant([1.0], Tensor[(4611686018427387904, 4), f32])\n}\n", "2:19",
+              {"shape (4611686018427387904, 4) has more elements than a 64-bit count holds"});
 }
 
 TEST(ParserErrorTest, AnnotatedTypeMismatch) {

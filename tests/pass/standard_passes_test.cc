@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "interpreter/interpreter.h"
+#include "ir/parser.h"
 #include "ir/structural_equal.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
@@ -199,6 +200,46 @@ TEST(DeadCodeEliminationTest, ProjectionsOfBuiltTuplesForward) {
   Function result = RunAndCheckPreserved(DeadCodeElimination(), function);
   EXPECT_EQ(CountCalls(result, "exp"), 0);
   EXPECT_EQ(result->body->kind(), ExprKind::kCall);
+}
+
+int CountFunctions(const Expr& expr) {
+  int count = 0;
+  for (const Expr& node : PostOrder(expr)) count += As<FunctionNode>(node) != nullptr ? 1 : 0;
+  return count;
+}
+
+// A FuseOps group written in the input, a pattern match and a partition.
+constexpr const char* kGroupsMatchesAndPartitions = R"(def @main(%x: Tensor[(2, 5), f32], %b: Tensor[(5), f32]) {
+  %0 = fn (%p0: Tensor[(2, 5), f32], %p1: Tensor[(5), f32]) attrs(Primitive=1) {
+    nn.relu(nn.bias_add(%p0, %p1, axis=-1))
+  }
+  %1 = %0(%x, %b)
+  %2 = fn (%q0: Tensor[(2, 5), f32]) attrs(Composite="native.negative") {
+    negative(%q0)
+  }
+  %3 = %2(%1)
+  %4 = fn (%r0: Tensor[(2, 5), f32]) attrs(Compiler="reference", Primitive=1, global_symbol="reference_0") {
+    exp(%r0)
+  }
+  %4(%3)
+}
+)";
+
+TEST(InlinePrimitiveGroupsTest, InlinesGroupsAndKeepsPatternMatchesAndPartitions) {
+  const Function function = ParseModule(kGroupsMatchesAndPartitions, "groups.cir").main();
+  ASSERT_EQ(CountFunctions(function->body), 3);
+  const Function inlined = RunAndCheckPreserved(InlinePrimitiveGroups(), function, 0);
+  EXPECT_EQ(CountFunctions(inlined->body), 2);
+  EXPECT_EQ(CountCalls(inlined, "nn.relu"), 1);
+  EXPECT_EQ(CountCalls(inlined, "nn.bias_add"), 1);
+  bool relu_in_main = false;
+  for (const Expr& node : PostOrder(inlined->body)) {
+    const auto* call = As<CallNode>(node);
+    if (call != nullptr && call->op() != nullptr && call->op()->name == "nn.relu") {
+      relu_in_main = As<VarNode>(As<CallNode>(call->args[0])->args[0]) != nullptr;
+    }
+  }
+  EXPECT_TRUE(relu_in_main) << "the group's body is bound to @main's parameters";
 }
 
 TEST(StandardPipelineTest, PreservesOutputsOnConvBlock) {

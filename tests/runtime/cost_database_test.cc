@@ -1,6 +1,8 @@
 #include "runtime/cost_database.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 
 #include "runtime/sqlite_connection.h"
 #include "support/error.h"
+#include "testing/scoped_environment.h"
 #include "testing/temp_directory.h"
 
 namespace collage {
@@ -40,6 +43,7 @@ void ExpectSameRecord(const CostRecord& actual, const CostRecord& expected) {
   EXPECT_EQ(actual.runs, expected.runs);
   EXPECT_EQ(actual.description, expected.description);
   EXPECT_EQ(actual.measured_at, expected.measured_at);
+  EXPECT_EQ(actual.transient, expected.transient);
 }
 
 // Runs `sql` on the file through a connection of its own.
@@ -209,11 +213,11 @@ TEST_F(CostDatabaseTest, ExportCsvHasAHeaderAndOneQuotedRowPerEntry) {
   database.ExportCsv(csv);
   EXPECT_EQ(csv.str(),
             "candidate_hash,backend,backend_version,device,threads,valid,reason,seconds,median_seconds,p10_seconds,"
-            "p90_seconds,runs,description,measured_at\n"
+            "p90_seconds,runs,description,measured_at,transient\n"
             "9f86d081884c7d65,onednn,3.0.0,AMD EPYC | avx2 fma,4,0,\"error: \"\"conv\"\" failed, twice\",0,0,0,0,0,,"
-            "2.5\n"
+            "2.5,0\n"
             "9f86d081884c7d65,xnnpack,3.0.0,AMD EPYC | avx2 fma,4,1,,0.000125,0.00012,1e-04,0.00025,37,"
-            "onednn: nn.conv2d+nn.relu 1x64x56x56,1700000000.5\n");
+            "onednn: nn.conv2d+nn.relu 1x64x56x56,1700000000.5,0\n");
 }
 
 TEST_F(CostDatabaseTest, DeviceValuesAreKeyedByDeviceAndName) {
@@ -284,6 +288,57 @@ TEST_F(CostDatabaseTest, OlderSchemaIsRecreatedWithAMessage) {
   EXPECT_TRUE(database.Lookup(ExampleKey()).has_value());
 }
 
+TEST_F(CostDatabaseTest, TransientFailuresRoundTrip) {
+  CostDatabase database = OpenDatabase();
+  CostRecord timed_out;
+  timed_out.valid = false;
+  timed_out.transient = true;
+  timed_out.reason = "timed out after 60 s";
+  timed_out.measured_at = 1700000000;
+  database.Store(ExampleKey(), timed_out);
+  ExpectSameRecord(*database.Lookup(ExampleKey()), timed_out);
+  EXPECT_EQ(database.GetStats().transient, 1u);
+}
+
+// Schema 1, as collage wrote it before the transient column.
+constexpr const char* kSchema1 = R"(
+CREATE TABLE costs (candidate_hash TEXT NOT NULL, backend TEXT NOT NULL, backend_version TEXT NOT NULL,
+  device TEXT NOT NULL, threads INTEGER NOT NULL, valid INTEGER NOT NULL, reason TEXT NOT NULL, seconds REAL NOT NULL,
+  median_seconds REAL NOT NULL, p10_seconds REAL NOT NULL, p90_seconds REAL NOT NULL, runs INTEGER NOT NULL,
+  description TEXT NOT NULL, measured_at REAL NOT NULL,
+  PRIMARY KEY (candidate_hash, backend, backend_version, device, threads)) WITHOUT ROWID;
+CREATE TABLE device_values (device TEXT NOT NULL, name TEXT NOT NULL, value REAL NOT NULL, measured_at REAL NOT NULL,
+  PRIMARY KEY (device, name)) WITHOUT ROWID;
+PRAGMA application_id = 1131177795;
+PRAGMA user_version = 1;
+INSERT INTO costs VALUES ('a', 'onednn', '3', 'cpu', 1, 1, '', 0.5, 0.5, 0.4, 0.6, 3, 'ok', 1);
+INSERT INTO costs VALUES ('b', 'onednn', '3', 'cpu', 1, 0, 'timed out after 60 s', 0, 0, 0, 0, 0, 'slow', 1);
+INSERT INTO costs VALUES ('c', 'onednn', '3', 'cpu', 1, 0,
+  'the measurement worker /bin/w died: killed by signal 9 (Killed)', 0, 0, 0, 0, 0, 'oom', 1);
+INSERT INTO costs VALUES ('d', 'onednn', '3', 'cpu', 1, 0,
+  'the measurement worker /bin/w died: killed by signal 11 (Segmentation fault)', 0, 0, 0, 0, 0, 'crash', 1);
+INSERT INTO costs VALUES ('e', 'onednn', '3', 'cpu', 1, 0, 'onednn: cannot lower nn.pad', 0, 0, 0, 0, 0, 'no', 1);
+)";
+
+TEST_F(CostDatabaseTest, Schema1IsMigratedAndItsPassingFailuresBecomeTransient) {
+  ExecuteOn(path_, kSchema1);
+  CostDatabase database = OpenDatabase();
+  EXPECT_NE(messages_.str().find("migrated from schema version 1 to 2; 2 failed measurements marked transient"),
+            std::string::npos)
+      << messages_.str();
+  EXPECT_EQ(database.GetStats().schema_version, CostDatabase::kSchemaVersion);
+  auto lookup = [&](const std::string& hash) { return *database.Lookup({hash, "onednn", "3", "cpu", 1}); };
+  EXPECT_TRUE(lookup("a").valid);
+  EXPECT_EQ(lookup("a").seconds, 0.5);
+  EXPECT_FALSE(lookup("a").transient);
+  EXPECT_TRUE(lookup("b").transient);
+  EXPECT_TRUE(lookup("c").transient);
+  EXPECT_FALSE(lookup("d").transient);
+  EXPECT_FALSE(lookup("e").transient);
+  EXPECT_EQ(database.GetStats().entries, 5u);
+  EXPECT_EQ(database.CheckIntegrity(), "ok");
+}
+
 TEST_F(CostDatabaseTest, DatabaseOfSomethingElseIsRefusedAndKept) {
   ExecuteOn(path_, "CREATE TABLE accounts (name TEXT); INSERT INTO accounts VALUES ('kept')");
   const std::string message = OpenError(path_);
@@ -293,19 +348,7 @@ TEST_F(CostDatabaseTest, DatabaseOfSomethingElseIsRefusedAndKept) {
   EXPECT_EQ(kept.Text(0), "kept");
 }
 
-// Sets an environment variable for the scope, restoring the previous value.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, const char* value) : name_(name) {
-    if (const char* previous = std::getenv(name)) previous_ = previous;
-    value != nullptr ? setenv(name, value, 1) : unsetenv(name);
-  }
-  ~ScopedEnvironment() { previous_ ? setenv(name_, previous_->c_str(), 1) : unsetenv(name_); }
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
+using testing::ScopedEnvironment;
 
 TEST(CostDatabaseDefaultPathTest, FollowsTheEnvironment) {
   ScopedEnvironment home("HOME", "/home/tuner");
@@ -325,6 +368,20 @@ TEST(CostDatabaseDefaultPathTest, FollowsTheEnvironment) {
   }
   ScopedEnvironment cache("XDG_CACHE_HOME", nullptr);
   EXPECT_EQ(CostDatabase::DefaultPath(), "/home/tuner/.cache/collage/costs.sqlite");
+}
+
+TEST(CostDatabaseDefaultPathTest, WithoutHomeIsInTheUsersPrivateTemporaryFolder) {
+  testing::TempDirectory temporary;
+  const std::string root = std::filesystem::path(temporary.PathOf("x")).parent_path().string();
+  ScopedEnvironment database("COLLAGE_COST_DB", nullptr);
+  ScopedEnvironment cache("XDG_CACHE_HOME", nullptr);
+  ScopedEnvironment home("HOME", nullptr);
+  ScopedEnvironment tmpdir("TMPDIR", root.c_str());
+  const std::string folder = temporary.PathOf("collage-cache-" + std::to_string(geteuid()));
+  EXPECT_EQ(CostDatabase::DefaultPath(), folder + "/costs.sqlite");
+  struct stat status;
+  ASSERT_EQ(stat(folder.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0700u);
 }
 
 }  // namespace

@@ -33,6 +33,17 @@ TEST(TensorTest, ZerosAreAlignedAndZero) {
   for (int i = 0; i < 15; ++i) EXPECT_EQ(tensor.data<float>()[i], 0.0f);
 }
 
+TEST(TensorTest, ShapesLargerThan64BitsAreTypeErrorsNotShortBuffers) {
+  EXPECT_THROW(Tensor::Zeros(DType::kF32, {int64_t{1} << 31, int64_t{1} << 31, 2}), TypeError);
+  EXPECT_THROW(Tensor::Random(DType::kF32, {int64_t{1} << 32, int64_t{1} << 32}, 0), TypeError);
+  EXPECT_THROW(Tensor::Zeros(DType::kI64, {int64_t{1} << 61}), TypeError);
+  EXPECT_EQ(Tensor::Zeros(DType::kF32, {int64_t{1} << 40, int64_t{1} << 40, 0}).NumElements(), 0);
+  EXPECT_THROW(NumElements({int64_t{1} << 40, int64_t{1} << 40}), TypeError);
+  EXPECT_EQ(NumElements({int64_t{1} << 31, int64_t{1} << 31}), int64_t{1} << 62);
+  EXPECT_THROW(CheckedNumBytes({int64_t{1} << 31, int64_t{1} << 31}, 2), TypeError);
+  EXPECT_EQ(CheckedNumBytes({3, 5}, 4), 60);
+}
+
 TEST(TensorTest, CopiesAliasClonesDoNot) {
   Tensor tensor = Tensor::FromVector<float>({1, 2, 3, 4}, {2, 2});
   Tensor alias = tensor;

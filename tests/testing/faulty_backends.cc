@@ -1,5 +1,8 @@
 #include "testing/faulty_backends.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -18,6 +21,7 @@ class FaultyExecutable final : public Executable {
       while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
     if (fault_ == Fault::kCrashes) std::abort();
+    if (fault_ == Fault::kKilled) kill(getpid(), SIGKILL);
     inner_->Run(inputs, outputs);
   }
 
@@ -48,6 +52,7 @@ void RegisterFaultyBackends(BackendRegistry& registry, const std::set<std::strin
   registry.Register(std::make_shared<FaultyBackend>("failing", ops, Fault::kCompileFails));
   registry.Register(std::make_shared<FaultyBackend>("hanging", ops, Fault::kHangs));
   registry.Register(std::make_shared<FaultyBackend>("crashing", ops, Fault::kCrashes));
+  registry.Register(std::make_shared<FaultyBackend>("killed", ops, Fault::kKilled));
 }
 
 }  // namespace collage::testing

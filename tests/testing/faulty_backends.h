@@ -1,6 +1,7 @@
 // Test backends for measured tuning, each running only the ops it is given and failing in
-// one way: its Compile throws, its executable never returns, or its executable aborts the
-// process. With a well-behaved one they make the registry of the test measurement worker
+// one way: its Compile throws, its executable never returns, its executable aborts the
+// process, or it is killed with SIGKILL as the out-of-memory killer would kill it. With a
+// well-behaved one they make the registry of the test measurement worker
 // (measure_worker_main.cc) and of the tests that tune against it.
 #pragma once
 
@@ -11,7 +12,7 @@
 
 namespace collage::testing {
 
-enum class Fault { kNone, kCompileFails, kHangs, kCrashes };
+enum class Fault { kNone, kCompileFails, kHangs, kCrashes, kKilled };
 
 class FaultyBackend final : public Backend {
  public:
@@ -33,7 +34,7 @@ class FaultyBackend final : public Backend {
 // The ops the test worker's faulty backends run.
 inline const std::set<std::string> kFaultyBackendOps = {"nn.relu", "add", "multiply", "tanh", "nn.dense"};
 
-// "good" (no fault), "failing", "hanging" and "crashing", each running `ops`.
+// "good" (no fault), "failing", "hanging", "crashing" and "killed", each running `ops`.
 void RegisterFaultyBackends(BackendRegistry& registry, const std::set<std::string>& ops);
 
 }  // namespace collage::testing

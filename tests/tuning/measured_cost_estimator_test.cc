@@ -67,7 +67,7 @@ TEST_F(MeasuredCostEstimatorTest, FailingHangingAndCrashingCandidatesAreInvalidA
     if (backend == "failing") {
       EXPECT_NE(invalid.reason.find("compiles nothing"), std::string::npos) << invalid.reason;
     } else if (backend == "hanging") {
-      EXPECT_EQ(invalid.reason, "timed out after 0.5 s");
+      EXPECT_EQ(invalid.reason, "timed out after 0.5 s (transient, measured again next time)");
     } else if (backend == "crashing") {
       EXPECT_NE(invalid.reason.find("died: killed by signal"), std::string::npos) << invalid.reason;
     }
@@ -113,6 +113,39 @@ TEST_F(MeasuredCostEstimatorTest, ASecondTuningReadsEveryCostFromTheDatabase) {
   Partition(model, specs, cooled_again);
   EXPECT_EQ(cooled_again.stats().measured, 0u);
   EXPECT_EQ(database.CheckIntegrity(), "ok");
+}
+
+TEST_F(MeasuredCostEstimatorTest, TransientFailuresAreMeasuredAgainByTheNextTuningAndCrashesAreNot) {
+  const std::string path = directory_.PathOf("costs.sqlite");
+  const Function model = collage_testing::MakeDiamond();
+  CostDatabase database = CostDatabase::Open(path);
+  auto tune = [&](const std::vector<std::string>& backends) {
+    auto estimator = std::make_unique<MeasuredCostEstimator>(registry_, Options(), &database);
+    Partition(model, Specs(backends), *estimator);
+    return estimator;
+  };
+  const auto killed = tune({"killed", "good"});
+  ASSERT_GT(killed->stats().transient, 0u);
+  const size_t killed_distinct = killed->stats().transient;
+  for (const InvalidCandidate& invalid : killed->invalid()) {
+    EXPECT_NE(invalid.reason.find("killed by signal 9"), std::string::npos) << invalid.reason;
+    EXPECT_NE(invalid.reason.find("(transient, measured again next time)"), std::string::npos) << invalid.reason;
+  }
+  EXPECT_EQ(database.GetStats().transient, killed_distinct);
+  const auto killed_again = tune({"killed", "good"});
+  EXPECT_EQ(killed_again->stats().measured, killed_distinct) << "only the killed candidates are measured again";
+  EXPECT_EQ(killed_again->stats().transient, killed_distinct);
+
+  const auto hanging = tune({"hanging", "good"});
+  ASSERT_GT(hanging->stats().transient, 0u);
+  EXPECT_EQ(tune({"hanging", "good"})->stats().measured, hanging->stats().transient);
+
+  const auto crashing = tune({"crashing", "failing", "good"});
+  ASSERT_GT(crashing->stats().invalid, 0u);
+  EXPECT_EQ(crashing->stats().transient, 0u);
+  const auto crashing_again = tune({"crashing", "failing", "good"});
+  EXPECT_EQ(crashing_again->stats().measured, 0u) << "crashes and compile failures are recalled";
+  EXPECT_EQ(crashing_again->stats().invalid, crashing->stats().invalid);
 }
 
 TEST_F(MeasuredCostEstimatorTest, IdenticalCandidatesAreMeasuredOnce) {

@@ -49,6 +49,7 @@ TEST(MeasurementProcessTest, ACompileFailureIsInvalidWithTheBackendsReason) {
   const MeasurementReply reply = process.Measure(RequestFor("failing"), 30);
   EXPECT_FALSE(reply.valid);
   EXPECT_NE(reply.reason.find("failing compiles nothing"), std::string::npos) << reply.reason;
+  EXPECT_FALSE(reply.transient);
   EXPECT_TRUE(process.Measure(RequestFor("good"), 30).valid);
   EXPECT_EQ(process.starts(), 1u);
 }
@@ -60,6 +61,7 @@ TEST(MeasurementProcessTest, AHangingCandidateTimesOutAndTheWorkerIsReplaced) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_FALSE(reply.valid);
   EXPECT_EQ(reply.reason, "timed out after 1 s");
+  EXPECT_TRUE(reply.transient);
   EXPECT_LT(seconds, 10.0);
   EXPECT_TRUE(process.Measure(RequestFor("good"), 30).valid);
   EXPECT_EQ(process.starts(), 2u);
@@ -70,8 +72,18 @@ TEST(MeasurementProcessTest, ACrashingCandidateIsInvalidAndTheWorkerIsReplaced) 
   const MeasurementReply reply = process.Measure(RequestFor("crashing"), 30);
   EXPECT_FALSE(reply.valid);
   EXPECT_NE(reply.reason.find("died: killed by signal 6"), std::string::npos) << reply.reason;
+  EXPECT_FALSE(reply.transient) << "a crash recurs";
   EXPECT_TRUE(process.Measure(RequestFor("good"), 30).valid);
   EXPECT_EQ(process.starts(), 2u);
+}
+
+TEST(MeasurementProcessTest, AWorkerKilledFromOutsideIsATransientFailure) {
+  MeasurementProcess process(kTestWorker);
+  const MeasurementReply reply = process.Measure(RequestFor("killed"), 30);
+  EXPECT_FALSE(reply.valid);
+  EXPECT_NE(reply.reason.find("died: killed by signal 9"), std::string::npos) << reply.reason;
+  EXPECT_TRUE(reply.transient);
+  EXPECT_TRUE(process.Measure(RequestFor("good"), 30).valid);
 }
 
 TEST(MeasurementProcessTest, AMissingWorkerExecutableIsReportedNotFatal) {

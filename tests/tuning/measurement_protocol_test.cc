@@ -71,7 +71,9 @@ TEST(MeasurementProtocolTest, ReplyRoundTrip) {
   EXPECT_DOUBLE_EQ(received.measurement.p90_seconds, 3e-3);
   EXPECT_EQ(received.measurement.runs, 17);
 
-  WriteReply(sockets.writer(), MeasurementReply{false, "does not compile", {}});
+  MeasurementReply failed;
+  failed.reason = "does not compile";
+  WriteReply(sockets.writer(), failed);
   const MeasurementReply invalid = ReadReply(sockets.reader());
   EXPECT_FALSE(invalid.valid);
   EXPECT_EQ(invalid.reason, "does not compile");

@@ -30,7 +30,7 @@ std::vector<std::string> ParsedArguments::Values(const std::string& name) const 
 }
 
 uint64_t ParsedArguments::UnsignedValue(const std::string& name, uint64_t fallback, uint64_t minimum,
-                                        uint64_t maximum) const {
+                                        uint64_t maximum, const std::string& range_reason) const {
   const std::optional<std::string> text = Value(name);
   if (!text) return fallback;
   uint64_t value = 0;
@@ -38,7 +38,7 @@ uint64_t ParsedArguments::UnsignedValue(const std::string& name, uint64_t fallba
   const auto [stop, status] = std::from_chars(text->data(), end, value);
   if (text->empty() || status != std::errc() || stop != end || value < minimum || value > maximum) {
     throw UsageError(name + " expects an integer in [" + std::to_string(minimum) + ", " + std::to_string(maximum) +
-                         "], got '" + *text + "'",
+                         "]" + (range_reason.empty() ? "" : " (" + range_reason + ")") + ", got '" + *text + "'",
                      command_);
   }
   return value;

@@ -53,9 +53,10 @@ class ParsedArguments {
   // Every value of an option, in the order given; empty when absent.
   std::vector<std::string> Values(const std::string& name) const;
   // The value parsed as an unsigned integer in [minimum, maximum]; `fallback` when absent.
-  // A malformed value is a UsageError naming the option.
+  // A malformed value is a UsageError naming the option and the range, followed by
+  // `range_reason` in parentheses when there is one.
   uint64_t UnsignedValue(const std::string& name, uint64_t fallback, uint64_t minimum = 0,
-                         uint64_t maximum = UINT64_MAX) const;
+                         uint64_t maximum = UINT64_MAX, const std::string& range_reason = "") const;
 
  private:
   friend ParsedArguments ParseArguments(const CommandSpec& spec, std::span<const std::string> arguments);

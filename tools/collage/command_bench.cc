@@ -14,6 +14,7 @@
 #include "json_writer.h"
 #include "model_loader.h"
 #include "model_partitioner.h"
+#include "output_paths.h"
 #include "partition_request_arguments.h"
 #include "runtime/greedy_placement.h"
 #include "text_file.h"
@@ -61,6 +62,7 @@ CommandSpec BenchCommandSpec() {
 
 int RunBenchCommand(const ParsedArguments& arguments) {
   const PartitionRequest request = ReadPartitionRequest(arguments, "measured", kCommand);
+  RefuseOutputsOverInputs({{"--json", arguments.Value("--json").value_or("")}}, PartitionRequestInputs(request));
   BenchmarkOptions options;
   options.threads = request.threads;
   options.rounds = static_cast<int>(arguments.UnsignedValue("--repeat", 10, 1, 100000));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "runtime/cost_database.h"
 #include "text_file.h"
 
@@ -25,7 +26,8 @@ int PrintStats(CostDatabase& database) {
   std::cout << Padded("database") << stats.path << "\n"
             << Padded("schema") << stats.schema_version << "\n"
             << Padded("size") << stats.file_bytes << " bytes\n"
-            << Padded("entries") << stats.entries << " (" << stats.invalid << " invalid)\n"
+            << Padded("entries") << stats.entries << " (" << stats.invalid << " invalid"
+            << (stats.transient > 0 ? ", " + std::to_string(stats.transient) + " of them transient" : "") << ")\n"
             << Padded("device values") << stats.device_values << "\n";
   for (const auto& [backend, entries] : stats.per_backend) std::cout << "  " << Padded(backend, 14) << entries << "\n";
   return 0;
@@ -72,6 +74,9 @@ int RunDbCommand(const ParsedArguments& arguments) {
   }
   const std::string path = arguments.Value("--db").value_or(CostDatabase::DefaultPath());
   if (path.empty()) throw UsageError("--db needs a non-empty PATH", kCommand);
+  RefuseOutputsOverInputs(
+      {{"--output", arguments.Value("--output").value_or("")}},
+      {{"--db", path}, {"--db (write-ahead log)", path + "-wal"}, {"--db (shared memory)", path + "-shm"}});
   CostDatabase database = CostDatabase::Open(path);
   if (subcommand == "stats") return PrintStats(database);
   if (subcommand == "clear") return ClearEntries(database);

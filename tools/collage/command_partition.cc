@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "model_loader.h"
 #include "model_partitioner.h"
+#include "output_paths.h"
 #include "partition_request_arguments.h"
 #include "partition_report_writer.h"
 #include "text_file.h"
@@ -58,6 +59,9 @@ CommandSpec PartitionCommandSpec() {
 
 int RunPartitionCommand(const ParsedArguments& arguments) {
   const PartitionRequest request = ReadPartitionRequest(arguments, "analytic", kCommand);
+  RefuseOutputsOverInputs(
+      {{"--output", arguments.Value("--output").value_or("")}, {"--report", arguments.Value("--report").value_or("")}},
+      PartitionRequestInputs(request));
   const Module model = LoadModelForPlacement(arguments.positional, ReadShapeBindings(arguments, kCommand));
   const ModelPlacement placement = PlaceModel(model, request);
   std::cout << placement.Listing();

@@ -14,6 +14,7 @@
 #include "ir/type.h"
 #include "model_loader.h"
 #include "named_values.h"
+#include "output_paths.h"
 #include "pass/standard_passes.h"
 #include "plan_file.h"
 #include "runtime/compare.h"
@@ -83,6 +84,10 @@ int RunRunCommand(const ParsedArguments& arguments) {
   std::vector<std::string> backends = ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
   const uint64_t threads = ThreadsArgument(arguments);
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
+  RefuseOutputsOverInputs({{"--outputs", arguments.Value("--outputs").value_or("")}},
+                          {{"MODEL", arguments.positional},
+                           {"--inputs", arguments.Value("--inputs").value_or("")},
+                           {"--plan", plan_path.value_or("")}});
 
   const std::optional<std::string> inputs_path = arguments.Value("--inputs");
   NamedTensors arrays = inputs_path ? ReadNpz(*inputs_path) : NamedTensors{};

@@ -1,6 +1,7 @@
 #include "model_loader.h"
 
 #include <filesystem>
+#include <iostream>
 
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/parser.h"
@@ -42,6 +43,16 @@ LoadedModel LoadModelWithBindings(const std::string& path, const ModelBindings& 
     options.input_shapes = bindings.shapes;
     options.input_values = bindings.values;
     OnnxModel model = ImportOnnxFile(path, options);
+    if (!model.inputs_with_initializers.empty()) {
+      std::string names;
+      for (const std::string& name : model.inputs_with_initializers) {
+        names += (names.empty() ? "'" : ", '") + name + "'";
+      }
+      std::cerr << "collage: note: " << path << ": " << model.inputs_with_initializers.size()
+                << " graph inputs have an initializer, their default value in ONNX IR version 4 and later; they are "
+                   "constants with those values, not parameters: "
+                << names << "\n";
+    }
     return {std::move(model.module), std::move(model.specialized_inputs)};
   }
   if (!bindings.shapes.empty()) {

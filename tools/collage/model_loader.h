@@ -37,7 +37,8 @@ struct LoadedModel {
   std::vector<std::string> bound_inputs;
 };
 
-// Throws Error naming the file when it is missing or unreadable, and the parser's, importer's
+// An ONNX graph input that has an initializer (its default value) becomes that constant, which
+// a note on stderr says. Throws Error naming the file when it is missing or unreadable, and the parser's, importer's
 // or type checker's one-line error ("file:line:col: ...") when it is malformed or ill-typed;
 // bindings for a text-IR model are an Error (its shapes are static).
 LoadedModel LoadModelWithBindings(const std::string& path, const ModelBindings& bindings);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/zero_size_guard.h"
 #include "collage/partition_spec.h"
 #include "collage/graph_search.h"
 #include "runtime/device_fingerprint.h"
@@ -220,7 +221,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   std::map<std::string, BackendPerformance> performance;
   for (const std::string& name : request.backends) {
     const BackendPtr backend = BackendRegistry::Global().Get(name);
-    specs.push_back(MakePartitionSpec(backend->Support()));
+    specs.push_back(MakePartitionSpec(GuardedSupport(*backend)));
     performance.emplace(name, backend->Performance());
   }
   const PartitionSpec host = MakeHostSpec();

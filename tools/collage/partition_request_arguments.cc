@@ -3,6 +3,7 @@
 #include "available_backends.h"
 #include "backend/backend.h"
 #include "model_loader.h"
+#include "runtime/cost_database.h"
 #include "threads_option.h"
 
 namespace collage::cli {
@@ -51,6 +52,14 @@ PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, const st
   request.database_path = arguments.Value("--db").value_or("");
   request.threads = static_cast<int>(ThreadsArgument(arguments));
   return request;
+}
+
+std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request) {
+  std::vector<NamedPath> inputs = {{"MODEL", request.model_path}};
+  if (request.cost_model == "measured") {
+    inputs.push_back({"--db", request.database_path.empty() ? CostDatabase::DefaultPath() : request.database_path});
+  }
+  return inputs;
 }
 
 }  // namespace collage::cli

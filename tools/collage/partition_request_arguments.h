@@ -7,6 +7,7 @@
 
 #include "arguments.h"
 #include "model_partitioner.h"
+#include "output_paths.h"
 
 namespace collage::cli {
 
@@ -18,5 +19,8 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs();
 // for `command`.
 PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, const std::string& default_cost,
                                       const std::string& command);
+
+// The files the request reads: the model and, for measured costs, the cost database.
+std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request);
 
 }  // namespace collage::cli

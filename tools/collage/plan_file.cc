@@ -10,12 +10,21 @@
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/type.h"
+#include "support/hash.h"
 #include "text_file.h"
 
 namespace collage::cli {
 namespace {
 
-constexpr const char* kMagic = "// collage plan 1";
+constexpr const char* kMagic = "// collage plan 2";
+constexpr const char* kPlanHashKey = "plan hash";
+
+// StableHash of the plan's text without its plan hash line, as 16 hex digits.
+std::string PlanTextHash(std::string_view text_without_hash_line) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64, StableHash(text_without_hash_line));
+  return text;
+}
 
 std::string FormatDouble(double value) {
   char text[40];
@@ -51,6 +60,9 @@ class HeaderReader {
     std::string line;
     std::getline(lines_, line);
     ++line_number_;
+    if (line == "// collage plan 1") {
+      Fail(1, "plan format 1 has no plan hash; make the plan again with this collage's `collage partition -o`");
+    }
     if (line != kMagic) Fail(1, "expected '" + std::string(kMagic) + "' (not a plan written by `collage partition`)");
   }
   // An error at header line `line` (1-based).
@@ -59,6 +71,8 @@ class HeaderReader {
   }
   // The number of header lines read so far: the line of the last value returned.
   size_t line_number() const { return line_number_; }
+  // Where the next line starts in the text.
+  size_t offset() { return static_cast<size_t>(lines_.tellg()); }
 
  private:
   std::istringstream lines_;
@@ -105,7 +119,7 @@ std::string PlanToText(const Plan& plan) {
   text += "// total_ms: " + FormatDouble(plan.total_ms) + "\n";
   std::string module = PrintModule(plan.module);
   if (!module.empty() && module.back() != '\n') module += '\n';
-  return text + module;
+  return text + "// " + kPlanHashKey + ": " + PlanTextHash(text + module) + "\n" + module;
 }
 
 Plan ParsePlan(const std::string& text, const std::string& path) {
@@ -132,6 +146,15 @@ Plan ParsePlan(const std::string& text, const std::string& path) {
   char* end = nullptr;
   plan.total_ms = std::strtod(total.c_str(), &end);
   if (total.empty() || *end != '\0') reader.Fail(reader.line_number(), "malformed total '" + total + "'");
+  const size_t hash_line_start = reader.offset();
+  const std::string stored_hash = reader.Required(kPlanHashKey);
+  const size_t hash_line_end = reader.offset();
+  const std::string actual_hash =
+      PlanTextHash(text.substr(0, hash_line_start) + text.substr(std::min(hash_line_end, text.size())));
+  if (stored_hash != actual_hash) {
+    reader.Fail(reader.line_number(), "the plan hash " + stored_hash + " does not match the plan's text (hash " +
+                                          actual_hash + "): the plan was edited or damaged; make it again");
+  }
   plan.module = ParseModule(text, path);
   return plan;
 }

@@ -2,16 +2,19 @@
 // reads: the partitioned module in the text format (docs/TEXT_FORMAT.md) after a header of
 // `//` comment lines, so the whole file also parses as a module:
 //
-//   // collage plan 1
+//   // collage plan 2
 //   // model: models/mlp.cir 3f2a9c0d1e2b4a5c
 //   // backends: onednn,native
 //   // cost: analytic
 //   // partition: onednn_0 backend=onednn ops=3 estimated_ms=0.01234
 //   // total_ms: 0.02468
+//   // plan hash: 9d0c4e1f2a3b5c6d
 //   def @main(...) { ... }
 //
 // The model line holds the path the plan was made from and ModelHash of that model; a plan
-// is only run for a model with the same hash.
+// is only run for a model with the same hash. The plan hash covers every other byte of the
+// file (header and module, constants included), so a plan edited by hand is refused; it
+// guards against edits and damage, not against someone who recomputes it.
 #pragma once
 
 #include <string>
@@ -42,8 +45,9 @@ struct Plan {
 std::string ModelHash(const Module& module);
 
 std::string PlanToText(const Plan& plan);
-// Throws Error naming `path` and the line for a missing or malformed header, and the
-// parser's "path:line:column: ..." error for a malformed module.
+// Throws Error naming `path` and the line for a missing or malformed header or a plan hash
+// that does not match the text, and the parser's "path:line:column: ..." error for a
+// malformed module.
 Plan ParsePlan(const std::string& text, const std::string& path);
 Plan ReadPlanFile(const std::string& path);
 

@@ -5,12 +5,19 @@
 
 namespace collage::cli {
 
+uint64_t HardwareThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 OptionSpec ThreadsOptionSpec() {
-  return {{"--threads"}, "N", "worker threads for the backends (default: number of cores)"};
+  return {{"--threads"}, "N",
+          "worker threads for the backends (default: number of hardware threads; at most " +
+              std::to_string(kThreadsPerHardwareThread) + " per hardware thread)"};
 }
 
 uint64_t ThreadsArgument(const ParsedArguments& arguments) {
-  return arguments.UnsignedValue("--threads", std::max(1u, std::thread::hardware_concurrency()), 1, 4096);
+  const uint64_t hardware = HardwareThreads();
+  return arguments.UnsignedValue("--threads", hardware, 1, kThreadsPerHardwareThread * hardware,
+                                 "at most " + std::to_string(kThreadsPerHardwareThread) +
+                                     " per hardware thread; this machine has " + std::to_string(hardware));
 }
 
 }  // namespace collage::cli

@@ -68,8 +68,8 @@ std::string EmitMatmul(const AnchorCall& c, const Shape& a_batch, const Shape& b
 std::string EmitDense(const AnchorCall& c) {
   const Shape& data = ArgType(c.call, 0).shape;
   const Shape& weight = ArgType(c.call, 1).shape;
-  const int64_t depth = data.back();
-  return EmitMatmul(c, {}, {}, {}, depth == 0 ? 0 : NumElements(data) / depth, depth, weight[0], true);
+  const int64_t rows = NumElements(Shape(data.begin(), data.end() - 1));
+  return EmitMatmul(c, {}, {}, {}, rows, data.back(), weight[0], true);
 }
 
 std::string EmitNumpyMatmul(const AnchorCall& c) {

@@ -16,22 +16,14 @@
 
 #include "backend/native/runtime_headers.h"
 #include "support/error.h"
+#include "support/hash.h"
+#include "support/private_directory.h"
 
 namespace collage::native {
 namespace {
 
 constexpr size_t kKernelsPerTranslationUnit = 16;
 constexpr const char* kSymbolPlaceholder = "@SYMBOL@";
-
-// FNV-1a: stable across runs and builds, unlike std::hash.
-uint64_t StableHash(const std::string& text, uint64_t seed = 1469598103934665603ull) {
-  uint64_t hash = seed;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
 
 std::string Hex(uint64_t value) {
   char buffer[17];
@@ -99,7 +91,7 @@ std::string RuntimeHeadersKey() {
 std::string DefaultNativeCacheDir() {
   if (const char* dir = std::getenv("COLLAGE_CACHE_DIR"); dir && *dir) return std::string(dir) + "/native";
   if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/collage/native";
-  return "/tmp/collage-cache/native";
+  return PrivateTemporaryCacheDirectory() + "/native";
 }
 
 KernelCache::KernelCache(std::string dir, CompilerConfig config) : dir_(std::move(dir)), config_(std::move(config)) {}

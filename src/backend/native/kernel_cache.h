@@ -35,7 +35,8 @@ inline constexpr const char* kGeneratorVersion = "native-2";
 // kernel's cache key, since kernels compute with them.
 std::string RuntimeHeadersKey();
 
-// $COLLAGE_CACHE_DIR/native, else ~/.cache/collage/native (else /tmp/collage-cache/native).
+// $COLLAGE_CACHE_DIR/native, else ~/.cache/collage/native, else the user's private
+// temporary cache folder (support/private_directory.h) /native.
 std::string DefaultNativeCacheDir();
 
 class KernelCache {

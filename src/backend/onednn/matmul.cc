@@ -38,7 +38,7 @@ memory::dims PadToRank(memory::dims dims, size_t rank) {
 
 MatmulGeometry DenseGeometry(const Shape& data, const Shape& weight) {
   const int64_t depth = data.back();
-  const int64_t rows = NumElements(data) / std::max<int64_t>(depth, 1);
+  const int64_t rows = NumElements(Shape(data.begin(), data.end() - 1));
   const int64_t columns = weight[0];
   return {{rows, depth}, {depth, columns}, TransposedStrides({columns, depth}), {rows, columns}};
 }

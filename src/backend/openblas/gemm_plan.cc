@@ -28,7 +28,7 @@ void SetOffsets(const BatchShapes& batches, GemmStep& step) {
 GemmStep PlanDense(const Shape& data, const Shape& weight) {
   GemmStep step;
   step.depth = data.back();
-  step.rows = NumElements(data) / std::max<int64_t>(step.depth, 1);
+  step.rows = NumElements(Shape(data.begin(), data.end() - 1));
   step.columns = weight[0];
   step.transpose_b = true;
   SetOffsets({}, step);

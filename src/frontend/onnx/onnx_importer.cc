@@ -9,6 +9,7 @@
 #include <climits>
 #include <deque>
 #include <fstream>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -194,19 +195,70 @@ class GraphImporter {
     return text;
   }
 
+  // A graph input with an initializer of the same name: before IR version 4 every initializer
+  // is listed as an input, and the initializer is its value; from IR version 4 on, the
+  // initializer is the input's default value, which a caller could override. Collage has no
+  // overridable parameters, so both import the initializer as a constant; from version 4 on
+  // the input is listed in OnnxModel::inputs_with_initializers for the caller to report.
+  // Its declared element type and shape, when given, must be the initializer's.
+  void ImportInputWithInitializer(const onnx::ValueInfoProto& input, const std::string& what) {
+    if (model_.ir_version() >= 4) result_.inputs_with_initializers.push_back(input.name());
+    if (!input.type().has_tensor_type()) Fail(what + " is not a tensor");
+    const onnx::TypeProto::Tensor& declared = input.type().tensor_type();
+    const TensorTypeNode& initializer = TensorTypeOf(values_.at(input.name()));
+    // Compared as imported: a DOUBLE weight, like every DOUBLE initializer, is float32.
+    if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
+        ImportedDType(declared.elem_type(), what) != initializer.dtype) {
+      Fail(what + " is declared " + OnnxTypeName(declared.elem_type()) + " but its initializer is " +
+           std::string(DTypeName(initializer.dtype)));
+    }
+    if (!declared.has_shape()) return;
+    bool differs = declared.shape().dim_size() != static_cast<int>(initializer.shape.size());
+    for (int d = 0; !differs && d < declared.shape().dim_size(); ++d) {
+      const auto& dim = declared.shape().dim(d);
+      differs = dim.has_dim_value() && dim.dim_value() != initializer.shape[static_cast<size_t>(d)];
+    }
+    if (differs) {
+      Fail(what + " is declared with shape " + ExampleShape(declared.shape()) + " but its initializer has shape " +
+           ShapeToString(initializer.shape));
+    }
+  }
+
+  DType ImportedDType(int32_t onnx_type, const std::string& what) const {
+    try {
+      return DTypeFromOnnx(onnx_type);
+    } catch (const Error& error) {
+      Fail(what + ": " + error.what());
+    }
+  }
+
+  // The element type of a graph input; DOUBLE is refused rather than narrowed, as the
+  // caller's float64 data would be.
+  DType DeclaredDType(int32_t onnx_type, const std::string& what) const {
+    if (onnx_type == onnx::TensorProto::DOUBLE) {
+      Fail(what + " is DOUBLE (float64), which collage does not take as input: it computes in float32 and would "
+                  "narrow the data; export the model with FLOAT inputs");
+    }
+    return ImportedDType(onnx_type, what);
+  }
+
   std::vector<Var> ImportInputs() {
     std::set<std::string> overridden;
+    std::map<std::string, int> positions;
     std::vector<Var> params;
-    for (const onnx::ValueInfoProto& input : graph_.input()) {
-      if (values_.count(input.name()) > 0) continue;  // an initializer listed as an input (IR version < 4)
+    for (int position = 0; position < graph_.input_size(); ++position) {
+      const onnx::ValueInfoProto& input = graph_.input(position);
       const std::string what = "graph input '" + input.name() + "'";
-      if (!input.type().has_tensor_type()) Fail(what + " is not a tensor");
-      DType dtype;
-      try {
-        dtype = DTypeFromOnnx(input.type().tensor_type().elem_type());
-      } catch (const Error& error) {
-        Fail(what + ": " + error.what());
+      if (const auto [earlier, inserted] = positions.emplace(input.name(), position); !inserted) {
+        Fail(what + " is listed twice (graph inputs " + std::to_string(earlier->second) + " and " +
+             std::to_string(position) + ")");
       }
+      if (values_.count(input.name()) > 0) {
+        ImportInputWithInitializer(input, what);
+        continue;
+      }
+      if (!input.type().has_tensor_type()) Fail(what + " is not a tensor");
+      const DType dtype = DeclaredDType(input.type().tensor_type().elem_type(), what);
       if (specialized_.count(input.name()) > 0) {
         DefineSpecialized(input, dtype);
         continue;

@@ -5,9 +5,10 @@
 //
 // Initializers become constants, graph inputs become the parameters of @main (in graph input
 // order, named as in the model) with static shapes, except those specialized to given values
-// (OnnxImportOptions::input_values), and shape computations on static values
-// (Shape, Gather, Unsqueeze, Concat, ConstantOfShape, Range, ...) are folded to constants, so
-// the module is fully static. @main returns the single graph output, or a tuple of the
+// (OnnxImportOptions::input_values); a graph input named twice or of element type DOUBLE is an
+// error, and one with an initializer of the same name is that constant. Shape computations on
+// static values (Shape, Gather, Unsqueeze, Concat, ConstantOfShape, Range, ...) are folded to
+// constants, so the module is fully static. @main returns the single graph output, or a tuple of the
 // outputs in graph order.
 //
 // Every failure is a collage::Error with a one-line message that starts with the file name
@@ -51,6 +52,10 @@ struct OnnxModel {
   std::vector<std::string> specialized_inputs;  // graph inputs bound to their input_values, in graph order
   std::vector<std::string> output_names;  // ONNX names of @main's results, in order
   int64_t opset = 0;                      // opset of the default domain
+  // Graph inputs that have an initializer of the same name in a model of IR version 4 or
+  // later, where the initializer is only the input's default value: they were imported as
+  // constants with that value, not as parameters (callers tell the user).
+  std::vector<std::string> inputs_with_initializers;
 };
 
 // Reads and imports a .onnx file; an unreadable file is an Error naming it.

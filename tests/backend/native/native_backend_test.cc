@@ -1,9 +1,12 @@
 // The native backend's contract: registration and support declaration, the on-disk kernel
 // cache (a second compile runs no compiler, constants are data and not code), compiler
 // failures as Errors, thread counts, and the reference fallback for dtypes without a generator.
-#include <limits>
-
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <limits>
 
 #include "backend/backend_source_hash.h"
 #include "backend/backend_test_util.h"
@@ -15,6 +18,7 @@
 #include "ir/type_inference.h"
 #include "op/op_registry.h"
 #include "runtime/invoke_executable.h"
+#include "testing/scoped_environment.h"
 #include "testing/temp_directory.h"
 #include "tuning/measured_cost_estimator.h"
 
@@ -90,6 +94,23 @@ TEST(NativeBackendTest, MissingCompilerIsAnError) {
   } catch (const Error& error) {
     EXPECT_NE(std::string(error.what()).find("could not run the compiler"), std::string::npos) << error.what();
   }
+}
+
+using testing::ScopedEnvironment;
+
+TEST(NativeBackendTest, WithoutHomeKernelsGoToAPrivateFolderAndAnOpenOneIsRefused) {
+  const testing::TempDirectory dir;
+  const std::string root = std::filesystem::path(dir.PathOf("x")).parent_path().string();
+  const ScopedEnvironment cache("COLLAGE_CACHE_DIR", nullptr);
+  const ScopedEnvironment home("HOME", nullptr);
+  const ScopedEnvironment temporary("TMPDIR", root.c_str());
+  const std::string folder = dir.PathOf("collage-cache-" + std::to_string(geteuid()));
+  EXPECT_EQ(native::DefaultNativeCacheDir(), folder + "/native");
+  struct stat status;
+  ASSERT_EQ(stat(folder.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 07777, 0700u);
+  ASSERT_EQ(chmod(folder.c_str(), 0777), 0);  // as another user could have made it first
+  EXPECT_THROW(native::DefaultNativeCacheDir(), Error);
 }
 
 TEST(NativeBackendTest, ResultsDoNotDependOnTheThreadCount) {

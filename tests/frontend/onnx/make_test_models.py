@@ -1038,6 +1038,16 @@ def _():
     return case
 
 
+@good("initializer_default_of_input")
+def _():
+    # IR version 4 and later: the initializer is the default value of the graph input 'w'
+    x, w = rand(2, 3), rand(3)
+    case = Case([node("Add", ["x", "w"], ["y"])], {"x": x, "w": w}, {"y": x + w}, {"w": w})
+    case.inputs_without_data = ["w"]
+    case.ir_version = 7
+    return case
+
+
 @good("dynamic_batch_override")
 def _():
     # the model declares a symbolic batch; the test gives --input-shape x=2x3
@@ -1128,6 +1138,23 @@ def _():
 def _():
     return simple_model([node("Identity", ["x"], ["y"])], [fvi("x", [2], TensorProto.UINT16)],
                         [fvi("y", [2], TensorProto.UINT16)])
+
+
+@bad("duplicate_input_name")
+def _():
+    return simple_model([node("Add", ["x", "x"], ["y"])], [fvi("x", [2]), fvi("x", [2])], [fvi("y", [2])])
+
+
+@bad("double_input")
+def _():
+    return simple_model([node("Relu", ["x"], ["y"])], [fvi("x", [2], TensorProto.DOUBLE)],
+                        [fvi("y", [2], TensorProto.DOUBLE)])
+
+
+@bad("initializer_unlike_its_input")
+def _():
+    weight = numpy_helper.from_array(np.ones(3, dtype=np.float32), "w")
+    return simple_model([node("Add", ["x", "w"], ["y"])], [fvi("x", [3]), fvi("w", [2])], [fvi("y", [3])], [weight])
 
 
 @bad("raw_data_size")
@@ -1277,7 +1304,7 @@ def write_good(out_dir, name, case):
         for value in list(model.graph.input) + list(model.graph.output):
             value.type.tensor_type.shape.dim[0].dim_param = "batch"
     if getattr(case, "inputs_without_data", None):
-        model.ir_version = 3
+        model.ir_version = getattr(case, "ir_version", 3)
     with open(os.path.join(out_dir, name + ".onnx"), "wb") as file:
         file.write(model.SerializeToString())
     inputs = {key: value for key, value in case.inputs.items()

@@ -154,6 +154,7 @@ const std::map<std::string, std::set<std::string>>& GoodCases() {
       {"dead_unsupported_node_ignored", {"nn.relu"}},
       {"unsorted_nodes", {"nn.relu", "negative"}},
       {"initializer_listed_as_input", {"add"}},
+      {"initializer_default_of_input", {"add"}},
       {"dynamic_batch_override", {"nn.relu"}},
   };
   return cases;
@@ -220,6 +221,11 @@ const std::map<std::string, std::string>& BadCases() {
        "graph input 'x' has the symbolic dimension 'batch' at axis 0; bind it with --shape x=1x3 or give the input "
        "with --inputs"},
       {"unsupported_input_type", "graph input 'x': unsupported element type UINT16"},
+      {"duplicate_input_name", "graph input 'x' is listed twice (graph inputs 0 and 1)"},
+      {"double_input",
+       "graph input 'x' is DOUBLE (float64), which collage does not take as input: it computes in float32 and would "
+       "narrow the data"},
+      {"initializer_unlike_its_input", "graph input 'w' is declared with shape 2 but its initializer has shape (3)"},
       {"raw_data_size", "initializer 'w': raw_data has 8 bytes but the dimensions need 24"},
       {"typed_data_count", "initializer 'w': the typed data field holds 2 values but the dimensions need 6"},
       {"external_data", "initializer 'w': stored as external data, which is not supported"},
@@ -306,6 +312,16 @@ TEST(OnnxImporterTest, ParametersAndOutputsKeepOnnxNamesAndOrder) {
   EXPECT_EQ(main->params[1]->name_hint, "x");
   EXPECT_EQ(TypeToString(main->params[0]->checked_type()), "Tensor[(2, 1, 4), bool]");
   EXPECT_EQ(TypeToString(main->body->checked_type()), "Tensor[(2, 3, 4), f32]");
+}
+
+TEST(OnnxImporterTest, AnInitializerOfAnInputIsItsValueAndReportedFromIrVersion4) {
+  REQUIRE_TEST_MODELS();
+  const OnnxModel listed = ImportOnnxFile((OnnxModelsFixture::Dir() / "initializer_listed_as_input.onnx").string());
+  EXPECT_EQ(listed.input_names, (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(listed.inputs_with_initializers.empty());
+  const OnnxModel defaulted = ImportOnnxFile((OnnxModelsFixture::Dir() / "initializer_default_of_input.onnx").string());
+  EXPECT_EQ(defaulted.input_names, (std::vector<std::string>{"x"}));
+  EXPECT_EQ(defaulted.inputs_with_initializers, (std::vector<std::string>{"w"}));
 }
 
 TEST(OnnxImporterTest, SeveralOutputsBecomeATuple) {
