@@ -35,6 +35,7 @@ import sys
 import tempfile
 from typing import Dict, Iterable, List, NoReturn, Tuple
 
+from machine import cpu_model
 from zoo_bench import DEFAULT_MODELS, default_zoo_dir
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -197,10 +198,13 @@ def main() -> None:
         if not os.path.exists(path):
             fail(f"{path}: no such model (export the zoo with models/export_zoo.py, or pass --zoo)")
         rows.append(measure(args.collage, path, model, args.threads, args.repeat, args.rounds))
+    cpu = cpu_model()
+    print(f"cpu: {cpu}, {args.threads} threads")
     print_table(rows)
     if args.json:
         with open(args.json, "w") as file:
-            json.dump({"threads": args.threads, "repeat": args.repeat, "rounds": args.rounds, "models": rows}, file, indent=1)
+            json.dump({"cpu": cpu, "threads": args.threads, "repeat": args.repeat, "rounds": args.rounds, "models": rows},
+                      file, indent=1)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 
 #include "backend/backend.h"
 #include "backend/load_time_environment.h"
+#include "cpu_line.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
@@ -140,6 +141,7 @@ int Main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
+  collage::bench::PrintCpuLine();
   try {
     return collage::Main(argc, argv);
   } catch (const collage::Error& error) {

@@ -13,6 +13,7 @@
 
 #include "collage/partition_spec.h"
 #include "collage/partitioner.h"
+#include "cpu_line.h"
 #include "ir/type_inference.h"
 #include "pattern/pattern_parser.h"
 #include "testing/transformer_graph.h"
@@ -121,5 +122,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: partition_transformer_bench [LAYERS > 0]\n");
     return 2;
   }
+  collage::bench::PrintCpuLine();
   return collage::Main(layers);
 }

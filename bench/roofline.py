@@ -33,6 +33,7 @@ import numpy
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from machine import cpu_model
 from zoo_bench import default_zoo_dir, run_collage_bench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -123,7 +124,7 @@ def roofline_rows(results: List[Dict], zoo: str, peak_gflops: float) -> List[Dic
 
 
 def print_table(rows: List[Dict], peak_gflops: float) -> None:
-    print(f"GEMM peak: {peak_gflops:.0f} GFLOP/s")
+    print(f"cpu: {cpu_model()}; GEMM peak: {peak_gflops:.0f} GFLOP/s")
     header = ["model", "gflop", "best single", "ms", "GFLOP/s", "collage ms", "GFLOP/s", "bound ms", "ceiling"]
     lines = [header] + [[row["model"], f"{row['gflop']:.2f}", row["best_single"], f"{row['best_single_ms']:.2f}",
                          f"{row['best_single_gflops']:.0f}", f"{row['collage_ms']:.2f}",

@@ -7,7 +7,7 @@ A zoo model (models/zoo_models.py: bert_encoder, gpt2_decoder, dcgan_generator, 
 the zoo builds it, any other name as a torchvision model. Random weights (latency does not depend
 on them); the inputs are the arrays of --inputs (the zoo's MODEL.inputs.npz, in the model's input
 order) or the zoo's seeded example inputs (a seeded 1x3x224x224 tensor for a torchvision model).
-Prints `run_ms_median <t>` and `run_ms_min <t>`.
+Prints `cpu <model name>`, `run_ms_median <t>` and `run_ms_min <t>`.
 """
 import argparse
 import os
@@ -21,6 +21,8 @@ import torchvision
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 from zoo_models import ZOO_BY_NAME  # noqa: E402
+
+from machine import cpu_model  # noqa: E402
 
 
 def model_and_inputs(name: str, inputs_path: str):
@@ -60,6 +62,7 @@ def main() -> None:
             start = time.perf_counter()
             model(*inputs)
             times.append((time.perf_counter() - start) * 1e3)
+    print(f"cpu {cpu_model()}")
     print(f"run_ms_median {statistics.median(times):.3f}")
     print(f"run_ms_min {min(times):.3f}")
 

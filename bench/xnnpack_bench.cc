@@ -20,16 +20,17 @@
 #include "backend/backend.h"
 #include "backend/load_time_environment.h"
 #include "collage/cost_estimator.h"
+#include "cpu_line.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
-#include "tuning/measurement.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 #include "op/op_registry.h"
 #include "runtime/compare.h"
 #include "runtime/invoke_executable.h"
 #include "support/error.h"
+#include "tuning/measurement.h"
 
 namespace collage {
 namespace {
@@ -209,6 +210,7 @@ int Main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
+  collage::bench::PrintCpuLine();
   try {
     return collage::Main(argc, argv);
   } catch (const collage::Error& error) {

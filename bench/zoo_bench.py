@@ -1,20 +1,26 @@
 #!/usr/bin/python3
-"""The zoo benchmark: Collage against every single backend, greedy BYOC and PyTorch eager.
+"""The zoo benchmark: Collage against every single backend, greedy BYOC, PyTorch eager and
+ONNX Runtime.
 
     /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends onednn,openblas,xnnpack,native]
         [--threads 2] [--collage build/bin/collage] [--zoo DIR] [--json OUT.json] [--no-torch]
-        [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH] [--log-dir DIR]
+        [--no-ort] [--ort-runs N] [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH]
+        [--log-dir DIR]
     /usr/bin/python3 bench/zoo_bench.py --from-json RESULTS.json [--json OUT.json]
 
-For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, bert_encoder, gpt2_decoder,
-vit_b_16, dcgan_generator; ONNX files from models/export_zoo.py's cache) it runs
-`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ...` (DESIGN §12) and
-bench/torch_eager_bench.py on the same thread count, then prints one row per model (every
-single backend, greedy, collage, the speed-ups, tuning time, torch eager, collage vs torch) and
-the geometric means of the speed-ups, and writes everything as one JSON file.
+For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, efficientnet_b0, bert_encoder,
+gpt2_decoder, vit_b_16, dcgan_generator; ONNX files from models/export_zoo.py's cache) it runs
+`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ...` (DESIGN §12),
+bench/torch_eager_bench.py on the same thread count, and ONNX Runtime's CPU provider on the same
+file and thread count (bench/ort_bench.js) in two batches of --ort-runs timed runs, one before
+and one after `collage bench`, so that both see the same drift of the machine's load. It prints
+the CPU model, one row per model (every single backend, greedy, collage, the speed-ups, tuning
+time, torch eager, ORT, collage vs torch and vs ORT), the geometric means of the speed-ups and
+each model's spreads (p10-p90), and writes everything as one JSON file. Where onnxruntime-node
+is not installed (scripts/setup.sh installs it), the ORT column says so.
 
 --from-json takes a JSON list of per-model results instead of running anything: each the JSON
-of `collage bench` plus "torch_eager_ms" (a number, or null when not measured).
+of `collage bench` plus "torch_eager_ms" and "ort_ms" (numbers, or null when not measured).
 """
 
 import argparse
@@ -26,15 +32,19 @@ import sys
 import tempfile
 from typing import Dict, List, Optional
 
-DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "resnext50_32x4d", "bert_encoder", "gpt2_decoder", "vit_b_16",
-                  "dcgan_generator"]
+from machine import cpu_model
+from onnx_runtime_anchor import OrtAnchor, OrtFailed, pooled
+
+DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "resnext50_32x4d", "efficientnet_b0", "bert_encoder", "gpt2_decoder",
+                  "vit_b_16", "dcgan_generator"]
 # Also greedy's priority order: the libraries first, the native code generator (which runs every
 # op) as the fallback, as frameworks place; with native first, greedy would be single:native.
 DEFAULT_BACKENDS = "onednn,openblas,xnnpack,native"
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SPEEDUPS = ["collage_vs_best_single", "collage_vs_greedy", "collage_vs_torch"]
+SPEEDUPS = ["collage_vs_best_single", "collage_vs_greedy", "collage_vs_torch", "collage_vs_ort"]
 # With --search graph: the same ratios for the two-stage plan (op level, then the graph stage).
-GRAPH_SPEEDUPS = ["collage_graph_vs_best_single", "collage_graph_vs_greedy", "collage_graph_vs_torch"]
+GRAPH_SPEEDUPS = ["collage_graph_vs_best_single", "collage_graph_vs_greedy", "collage_graph_vs_torch",
+                  "collage_graph_vs_ort"]
 
 
 def default_zoo_dir() -> str:
@@ -86,18 +96,22 @@ def ratio(numerator: Optional[float], denominator: Optional[float]) -> Optional[
 
 
 def with_derived_speedups(result: Dict) -> Dict:
-    """The result with speedup.collage_vs_torch (torch eager ms / collage ms) and, when collage-graph
-    was measured, the collage_graph_vs_* ratios; null where a latency is missing."""
+    """The result with speedup.collage_vs_torch (torch eager ms / collage ms), collage_vs_ort (ORT
+    ms / collage ms) and, when collage-graph was measured, the collage_graph_vs_* ratios; null
+    where a latency is missing."""
     latency = result["latency_ms"]
     torch_ms = result.get("torch_eager_ms")
+    ort_ms = result.get("ort_ms")
     speedup = dict(result.get("speedup", {}))
     speedup["collage_vs_torch"] = ratio(torch_ms, latency.get("collage"))
+    speedup["collage_vs_ort"] = ratio(ort_ms, latency.get("collage"))
     graph_ms = latency.get("collage-graph")
     if graph_ms:
         singles = [ms for name, ms in latency.items() if name.startswith("single:") and ms]
         speedup["collage_graph_vs_best_single"] = ratio(min(singles) if singles else None, graph_ms)
         speedup["collage_graph_vs_greedy"] = ratio(latency.get("greedy"), graph_ms)
         speedup["collage_graph_vs_torch"] = ratio(torch_ms, graph_ms)
+        speedup["collage_graph_vs_ort"] = ratio(ort_ms, graph_ms)
     return {**result, "speedup": speedup}
 
 
@@ -127,11 +141,29 @@ def format_number(value: Optional[float], suffix: str = "") -> str:
     return "-" if value is None else f"{value:.2f}{suffix}"
 
 
+def format_spread(spread: Optional[Dict]) -> str:
+    return f"{spread['p10']:.2f}-{spread['p90']:.2f}" if spread else "-"
+
+
+def format_spreads(rows: List[Dict]) -> str:
+    """Per model, the p10-p90 of collage's runs and ORT's, and each ORT batch's median."""
+    text = ""
+    for row in rows:
+        variants = ["collage"] + (["collage-graph"] if "collage-graph" in row["latency_ms"] else [])
+        parts = [f"{name} {format_spread(row.get('spread_ms', {}).get(name))}" for name in variants]
+        parts.append(f"ort {format_spread(row.get('ort_spread_ms'))}")
+        batches = row.get("ort_batches_ms")
+        if batches:
+            parts[-1] += " (batch medians " + " / ".join(f"{ms:.2f}" for ms in batches) + ")"
+        text += f"{row['model']}: p10-p90 ms: " + ", ".join(parts) + "\n"
+    return text
+
+
 def format_table(summary: Dict) -> str:
     rows = summary["models"]
     singles = single_backends(rows)
     header = ["model"] + singles + ["greedy", "collage", "vs best single", "vs greedy", "tuning s", "partitions",
-                                    "torch", "vs torch"]
+                                    "torch", "vs torch", "ort", "vs ort"]
     lines = [header]
     for row in rows:
         latency = row["latency_ms"]
@@ -140,13 +172,19 @@ def format_table(summary: Dict) -> str:
             format_number(latency.get("greedy")), format_number(latency.get("collage")),
             format_number(speedup.get("collage_vs_best_single"), "x"), format_number(speedup.get("collage_vs_greedy"), "x"),
             format_number(row.get("tuning_s")), str(row.get("partitions", "-")), format_number(row.get("torch_eager_ms")),
-            format_number(speedup.get("collage_vs_torch"), "x")])
+            format_number(speedup.get("collage_vs_torch"), "x"), format_number(row.get("ort_ms")),
+            format_number(speedup.get("collage_vs_ort"), "x")])
     geomean = summary["geomean_speedup"]
     lines.append(["geomean"] + [""] * (len(singles) + 2) + [
         format_number(geomean["collage_vs_best_single"], "x"), format_number(geomean["collage_vs_greedy"], "x"), "", "",
-        "", format_number(geomean["collage_vs_torch"], "x")])
+        "", format_number(geomean["collage_vs_torch"], "x"), "", format_number(geomean["collage_vs_ort"], "x")])
     widths = [max(len(line[column]) for line in lines) for column in range(len(header))]
-    text = ""
+    text = f"cpu: {summary.get('cpu', 'unknown')}, {summary.get('threads', '?')} threads\n"
+    ort = summary.get("ort", {})
+    if ort.get("version"):
+        text += f"ort: ONNX Runtime {ort['version']} (onnxruntime-node), CPU provider, all graph optimizations\n"
+    if ort.get("unavailable_reason"):
+        text += f"ort: unavailable: {ort['unavailable_reason']}\n"
     for line in lines:
         cells = [cell.ljust(width) if column == 0 else cell.rjust(width)
                  for column, (cell, width) in enumerate(zip(line, widths))]
@@ -159,21 +197,35 @@ def format_table(summary: Dict) -> str:
                  f"{row['latency_ms']['collage'] / graph_ms:.2f}x collage's latency, "
                  f"{format_number(speedup.get('collage_graph_vs_best_single'), 'x')} vs best single, "
                  f"{format_number(speedup.get('collage_graph_vs_greedy'), 'x')} vs greedy, "
-                 f"{format_number(speedup.get('collage_graph_vs_torch'), 'x')} vs torch; "
+                 f"{format_number(speedup.get('collage_graph_vs_torch'), 'x')} vs torch, "
+                 f"{format_number(speedup.get('collage_graph_vs_ort'), 'x')} vs ort; "
                  f"additive error of collage {row.get('additive_error', float('nan')) * 100:+.1f}%, "
                  f"of collage-graph {row.get('collage_graph_additive_error', float('nan')) * 100:+.1f}%\n")
     if graph_rows:
         text += ("geomean of collage-graph: " + ", ".join(
             f"{format_number(geomean[name], 'x')} {name.replace('collage_graph_', '').replace('_', ' ')}"
             for name in GRAPH_SPEEDUPS) + "\n")
-    return text + "latencies in ms (medians); speed-ups are ratios of latencies\n"
+    text += format_spreads(rows)
+    return text + "latencies in ms (medians); speed-ups are ratios of latencies (the other's / collage's)\n"
 
 
-def measure(args) -> List[Dict]:
+def measure_ort_batch(ort: OrtAnchor, model: str, onnx_path: str, batches: List[Dict]) -> None:
+    """Appends one ORT batch of the model to `batches` (none when ORT is unavailable or fails on it)."""
+    try:
+        batch = ort.batch(onnx_path)
+    except OrtFailed as error:
+        print(f"zoo_bench: ORT failed for {model}: {error}", file=sys.stderr)
+        return
+    if batch:
+        batches.append(batch)
+
+
+def measure(args, ort: OrtAnchor) -> List[Dict]:
     """Runs every model; with --json, the per-model results so far are kept next to it
     (OUT.json.partial, a list --from-json reads) after each model."""
     if args.log_dir:
         os.makedirs(args.log_dir, exist_ok=True)
+    cpu = cpu_model()
     results = []
     for model in args.models.split(","):
         onnx_path = os.path.join(args.zoo, model + ".onnx")
@@ -184,8 +236,15 @@ def measure(args) -> List[Dict]:
         if args.db:
             extra += ["--db", args.db]
         log_path = os.path.join(args.log_dir, model + ".bench.log") if args.log_dir else None
+        ort_batches: List[Dict] = []
+        if not args.no_ort:
+            measure_ort_batch(ort, model, onnx_path, ort_batches)
         result = run_collage_bench(args.collage, onnx_path, args.backends, args.threads, extra, log_path)
+        if ort_batches:
+            measure_ort_batch(ort, model, onnx_path, ort_batches)
         result["model"] = model
+        result["cpu"] = cpu
+        result.update(pooled(ort_batches) if ort_batches else {"ort_ms": None})
         inputs_path = os.path.join(args.zoo, model + ".inputs.npz")
         result["torch_eager_ms"] = None if args.no_torch else run_torch_eager(model, inputs_path, args.threads)
         results.append(result)
@@ -203,6 +262,8 @@ def main() -> int:
     parser.add_argument("--collage", default=os.path.join(SOURCE_DIR, "build", "bin", "collage"))
     parser.add_argument("--zoo", default=default_zoo_dir(), help="the zoo folder (default: %(default)s)")
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch eager out")
+    parser.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
+    parser.add_argument("--ort-runs", type=int, default=10, help="ORT's timed runs per batch (two batches per model)")
     parser.add_argument("--repeat", type=int, default=10, help="collage bench --repeat")
     parser.add_argument("--search", default="op", choices=["op", "graph"], help="collage bench --search")
     parser.add_argument("--graph-budget", type=int, default=120, help="collage bench --graph-budget (seconds)")
@@ -211,17 +272,29 @@ def main() -> int:
     parser.add_argument("--from-json", help="per-model results to tabulate instead of measuring")
     parser.add_argument("--json", help="write the combined results here")
     args = parser.parse_args()
+    if args.ort_runs < 1:
+        parser.error("--ort-runs must be at least 1")
+    ort = OrtAnchor(args.threads, args.ort_runs)
     try:
         if args.from_json:
             with open(args.from_json) as file:
                 results = json.load(file)
         else:
-            results = measure(args)
+            results = measure(args, ort)
         summary = summarize(results)
     except (OSError, RuntimeError, ValueError, KeyError, TypeError) as error:
         print(f"zoo_bench: error: {error}", file=sys.stderr)
         return 1
     summary["threads"] = results[0].get("threads", args.threads) if results else args.threads
+    summary["cpu"] = results[0].get("cpu", "unknown (not in the results)") if results else cpu_model()
+    if args.from_json:
+        measured = [row for row in results if row.get("ort_ms")]
+        summary["ort"] = {"available": bool(measured), "version": measured[0].get("ort_version") if measured else None,
+                          "unavailable_reason": None if measured else "no ORT latency in the results"}
+    elif args.no_ort:
+        summary["ort"] = {"available": False, "version": None, "unavailable_reason": "left out (--no-ort)"}
+    else:
+        summary["ort"] = ort.description()
     summary["backends"] = [name[len("single:"):] for name in single_backends(summary["models"])]
     print(format_table(summary), end="")
     if args.json:

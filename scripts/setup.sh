@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Installs everything Collage needs to build and test, with Debian's apt-get.
-# Idempotent: installs only the packages that are missing and runs `apt-get update` only
-# when there is something to install. Uses sudo when not run as root.
+# Installs everything Collage needs to build and test, with Debian's apt-get, and ONNX Runtime
+# (npm's onnxruntime-node, the benchmarks' speed anchor) into third_party/ort.
+# Idempotent: installs only what is missing and runs `apt-get update` only when there is
+# something to install. Uses sudo when not run as root. ONNX Runtime is optional: when npm
+# cannot install it, setup warns and succeeds, and the benchmarks report ORT as unavailable.
 #
 #   scripts/setup.sh            install what is missing
-#   scripts/setup.sh --check    only report what is missing (exit 1 if anything is)
+#   scripts/setup.sh --check    only report what is missing (exit 1 if a required package is)
 set -euo pipefail
+
+SOURCE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ORT_VERSION=1.30.0
+ORT_DIR="$SOURCE_DIR/third_party/ort"
 
 # One package per line; extend here.
 PACKAGES=(
@@ -62,6 +68,58 @@ is_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" == "installed" ]]
 }
 
+as_root=()
+if [[ "$(id -u)" -ne 0 ]]; then
+  as_root=(sudo)
+fi
+
+# Installs the given Debian packages; fails when any is still missing afterwards.
+apt_install() {
+  if [[ ${#as_root[@]} -gt 0 ]] && ! command -v sudo >/dev/null 2>&1; then
+    echo "setup: not root and sudo is not available; install as root: apt-get install $*" >&2
+    return 1
+  fi
+  echo "setup: apt-get update"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  echo "setup: apt-get install $*"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"
+  local still_missing=()
+  for package in "$@"; do
+    is_installed "$package" || still_missing+=("$package")
+  done
+  if [[ ${#still_missing[@]} -gt 0 ]]; then
+    echo "setup: still missing after apt-get install: ${still_missing[*]}" >&2
+    return 1
+  fi
+  echo "setup: installed $*"
+}
+
+ort_is_installed() {
+  local package_json="$ORT_DIR/node_modules/onnxruntime-node/package.json"
+  [[ -f "$package_json" ]] && grep -q "\"version\": \"$ORT_VERSION\"" "$package_json"
+}
+
+# npm's onnxruntime-node (its package carries the linux-x64 CPU library; --ignore-scripts skips
+# the install script, which only downloads GPU providers). Node and npm come from Debian when
+# missing. Never fails: without it, the benchmarks leave ORT out.
+install_onnxruntime() {
+  if ! command -v npm >/dev/null 2>&1; then
+    if ! apt_install nodejs npm; then
+      echo "setup: warning: no npm, so no ONNX Runtime; the benchmarks report ORT as unavailable" >&2
+      return 0
+    fi
+  fi
+  echo "setup: npm install onnxruntime-node@$ORT_VERSION into $ORT_DIR"
+  mkdir -p "$ORT_DIR"
+  if timeout 600 npm install --prefix "$ORT_DIR" --ignore-scripts --no-audit --no-fund --fetch-retries=1 \
+      --fetch-timeout=60000 "onnxruntime-node@$ORT_VERSION" >"$ORT_DIR/npm-install.log" 2>&1 && ort_is_installed; then
+    echo "setup: installed onnxruntime-node $ORT_VERSION"
+  else
+    echo "setup: warning: npm could not install onnxruntime-node ($(grep -m 1 -E 'FetchError|npm error' "$ORT_DIR/npm-install.log" || echo "see $ORT_DIR/npm-install.log"));" \
+      "the benchmarks report ORT as unavailable" >&2
+  fi
+}
+
 missing=()
 for package in "${PACKAGES[@]}"; do
   is_installed "$package" || missing+=("$package")
@@ -69,35 +127,19 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "setup: all ${#PACKAGES[@]} packages are installed"
-  exit 0
-fi
-
-echo "setup: missing packages: ${missing[*]}"
-if $check_only; then
-  exit 1
-fi
-
-as_root=()
-if [[ "$(id -u)" -ne 0 ]]; then
-  if ! command -v sudo >/dev/null 2>&1; then
-    echo "setup: not root and sudo is not available; install as root: apt-get install ${missing[*]}" >&2
+else
+  echo "setup: missing packages: ${missing[*]}"
+  if $check_only; then
+    ort_is_installed || echo "setup: optional onnxruntime-node $ORT_VERSION is not installed in $ORT_DIR"
     exit 1
   fi
-  as_root=(sudo)
+  apt_install "${missing[@]}"
 fi
 
-export DEBIAN_FRONTEND=noninteractive
-echo "setup: apt-get update"
-"${as_root[@]}" apt-get update -q
-echo "setup: apt-get install ${missing[*]}"
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-
-still_missing=()
-for package in "${missing[@]}"; do
-  is_installed "$package" || still_missing+=("$package")
-done
-if [[ ${#still_missing[@]} -gt 0 ]]; then
-  echo "setup: still missing after apt-get install: ${still_missing[*]}" >&2
-  exit 1
+if ort_is_installed; then
+  echo "setup: onnxruntime-node $ORT_VERSION is installed in $ORT_DIR"
+elif $check_only; then
+  echo "setup: optional onnxruntime-node $ORT_VERSION is not installed in $ORT_DIR"
+else
+  install_onnxruntime
 fi
-echo "setup: installed ${missing[*]}"

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../cpu_line.h"
 #include "../latency_stats.h"
 #include "backend/load_time_environment.h"
 #include "backend/native/native_backend.h"
@@ -155,6 +156,7 @@ void BenchModel(const std::string& name, int threads, int runs) {
 
 int main(int argc, char** argv) {
   collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
+  collage::bench::PrintCpuLine();
   const std::string mode = argc > 1 ? argv[1] : "elementwise";
   const int threads = argc > 2 ? std::atoi(argv[2]) : 1;
   try {

@@ -24,6 +24,7 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .graph { overflow: auto; border: 1px solid #e0e0e0; padding: 0.5em; }
 .graph svg { max-width: 100%; height: auto; }
 .missing { color: #a00000; }
+tr.slow-path td { background: #fff0e0; }
 )";
 
 std::string Format(const char* format, double value) {
@@ -115,6 +116,30 @@ std::string TotalsSection(const PlacementReport& report) {
          "far the sum of per-partition estimates is from the whole model's time.</p>\n";
 }
 
+std::string RefusalRow(const ReportRefusal& refusal) {
+  return std::string(refusal.IsSlowPath() ? "<tr class=\"slow-path\">" : "<tr class=\"refusal\">") +
+         Cell(HtmlEscape(refusal.candidate)) + Cell(HtmlEscape(refusal.reason)) + "</tr>\n";
+}
+
+// The candidates the backends refused, slow paths first; only measured tuning compiles them.
+std::string RefusedSection(const PlacementReport& report) {
+  if (report.cost_model != "measured") return "";
+  std::string html = "<h2>Refused candidates</h2>\n";
+  if (report.refused.empty()) return html + "<p>No backend refused a candidate.</p>\n";
+  size_t slow_paths = 0;
+  std::string slow_rows, other_rows;
+  for (const ReportRefusal& refusal : report.refused) {
+    (refusal.IsSlowPath() ? slow_rows : other_rows) += RefusalRow(refusal);
+    slow_paths += refusal.IsSlowPath() ? 1 : 0;
+  }
+  return html + "<p>" + std::to_string(report.refused.size()) + " candidates could not be compiled; " +
+         std::to_string(slow_paths) +
+         " of them would have run a slow path (a library's reference implementation), which the backend refuses "
+         "rather than run silently.</p>\n<table class=\"refused\">\n<thead><tr><th>candidate</th><th>reason</th>"
+         "</tr></thead>\n<tbody>\n" +
+         slow_rows + other_rows + "</tbody>\n</table>\n";
+}
+
 }  // namespace
 
 std::string PlacementReportToHtml(const PlacementReport& report, const BackendColors& colors, const SvgRendering& graph) {
@@ -122,7 +147,7 @@ std::string PlacementReportToHtml(const PlacementReport& report, const BackendCo
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + HtmlEscape(title) +
          "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" + HtmlEscape(title) + "</h1>\n" +
          SettingsSection(report) + GraphSection(colors, graph) + PartitionsSection(report, colors) +
-         TotalsSection(report) + "</body>\n</html>\n";
+         TotalsSection(report) + RefusedSection(report) + "</body>\n</html>\n";
 }
 
 std::string RenderPlacementReport(const PlacementReport& report, const std::string& dot_program) {

@@ -48,6 +48,8 @@ std::string NodeLabel(const DataflowNode& node) {
 
 }  // namespace
 
+bool ReportRefusal::IsSlowPath() const { return reason.find("slow path") != std::string::npos; }
+
 std::optional<double> ReportPartition::MeasuredOverEstimated() const {
   if (!measured_ms || !estimated_ms || *estimated_ms <= 0.0) return std::nullopt;
   return *measured_ms / *estimated_ms;

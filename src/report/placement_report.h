@@ -44,6 +44,17 @@ struct ReportGraphNode {
   std::vector<size_t> inputs;        // producers, through tuples and projections
 };
 
+// A candidate partition its backend refused to compile while the costs were measured: an op,
+// shape or layout it cannot take, or a slow path it will not run silently (a library's
+// reference implementation).
+struct ReportRefusal {
+  std::string candidate;  // "onednn: multiply (1x144x56x56)"
+  std::string reason;     // the backend's one-line error
+
+  // The backend refused a slow path (its reason says "slow path").
+  bool IsSlowPath() const;
+};
+
 struct PlacementReport {
   std::string model{};
   std::vector<std::string> backends{};
@@ -54,6 +65,7 @@ struct PlacementReport {
   double estimated_total_ms = 0.0;  // the searches' totals, host and transition penalties included
   std::optional<double> measured_end_to_end_ms{};  // the median of whole timed runs
   size_t measured_runs = 0;
+  std::vector<ReportRefusal> refused{};  // measured costs only
 
   // The sum of the measured partitions' medians; none before measurement.
   std::optional<double> MeasuredPartitionsMs() const;

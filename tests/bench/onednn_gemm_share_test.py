@@ -8,12 +8,9 @@ import sys
 import tempfile
 import unittest
 
-import numpy
-import onnx
-from onnx import TensorProto, helper, numpy_helper
-
 BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench")
 from script_with_json import run_with_json, assert_close
+from small_models import save_matmul_model
 
 SCRIPT = os.path.join(BENCH, "onednn_gemm_share.py")
 sys.path.insert(0, BENCH)
@@ -40,14 +37,6 @@ def profile(total_median_ms):
     return ["partition   backend  ops  runs  mean ms  median ms   share",
             "onednn_0    onednn     3     3    1.000      1.000   100.0%",
             f"total                  3          9.000  {total_median_ms:10.3f}  100.0%"]
-
-
-def save_matmul_model(path):
-    weights = numpy_helper.from_array(numpy.full((64, 64), 0.5, numpy.float32), "w")
-    graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"]), helper.make_node("Relu", ["y"], ["z"])],
-                              "matmul_relu", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [64, 64])],
-                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, [64, 64])], [weights])
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
 
 
 class ParsingTest(unittest.TestCase):
@@ -119,6 +108,7 @@ class ScriptTest(unittest.TestCase):
             self.assertGreater(row["total_ms"], 0)
             self.assertIn("matmul_relu", completed.stdout)
             self.assertIn("geomean ceiling over single:onednn", completed.stdout)
+            self.assertTrue(completed.stdout.startswith(f"cpu: {result['cpu']}, 1 threads\n"), completed.stdout)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ class RooflineTest(unittest.TestCase):
             assert_close(self, row["bound_ms"], 2 * 918e-9 / 2 * 1e3)
             assert_close(self, row["ceiling_vs_best_single"], 0.001 / (918e-9 * 1e3))
             self.assertIn("geomean ceiling over the best single backend: 1.09x", completed.stdout)
+            self.assertRegex(completed.stdout, r"^cpu: .+; GEMM peak: 2 GFLOP/s\n")
 
     def test_a_dynamic_shape_is_a_clear_error(self):
         with tempfile.TemporaryDirectory() as zoo:

@@ -111,6 +111,34 @@ TEST(HtmlReportTest, TheGraphIsInlinedOrItsAbsenceExplained) {
   EXPECT_NE(missing.find("<table class=\"partitions\">"), std::string::npos);
 }
 
+TEST(HtmlReportTest, RefusedCandidatesListSlowPathsFirst) {
+  PlacementReport report = MakeHandWrittenReport();
+  report.cost_model = "measured";
+  report.refused = {{"b: nn.relu (1x4)", "b: op nn.relu is <not> supported"},
+                    {"onednn: multiply (1x16x5x5)",
+                     "onednn: slow path: oneDNN runs the binary of multiply only in its reference implementation "
+                     "(ref:any); refused"}};
+  const std::string html = PlacementReportToHtml(report, BackendColors(report), kDrawnGraph);
+  EXPECT_NE(html.find("<h2>Refused candidates</h2>\n<p>2 candidates could not be compiled; 1 of them would have run a "
+                      "slow path"),
+            std::string::npos)
+      << html;
+  const size_t slow = html.find("<tr class=\"slow-path\"><td>onednn: multiply (1x16x5x5)</td><td>onednn: slow path: ");
+  const size_t other = html.find("<tr class=\"refusal\"><td>b: nn.relu (1x4)</td><td>b: op nn.relu is &lt;not&gt; "
+                                 "supported</td></tr>");
+  ASSERT_NE(slow, std::string::npos) << html;
+  ASSERT_NE(other, std::string::npos) << html;
+  EXPECT_LT(slow, other);
+
+  report.refused.clear();
+  EXPECT_NE(PlacementReportToHtml(report, BackendColors(report), kDrawnGraph)
+                .find("<h2>Refused candidates</h2>\n<p>No backend refused a candidate.</p>"),
+            std::string::npos);
+  report.cost_model = "analytic";  // nothing is compiled, so nothing can be refused
+  EXPECT_EQ(PlacementReportToHtml(report, BackendColors(report), kDrawnGraph).find("Refused candidates"),
+            std::string::npos);
+}
+
 TEST(HtmlReportTest, RenderWithoutDotStillWritesTheWholeReport) {
   const PlacementReport report = MakeHandWrittenReport();
   const std::string html = RenderPlacementReport(report, "collage-no-such-dot-program");

@@ -79,6 +79,7 @@ int RunPartitionCommand(const ParsedArguments& arguments) {
     for (const ModelPlacement::FunctionPlacement& function : placement.functions) {
       AddPartitionedFunction(report, function.original, function.result, *placement.estimator);
     }
+    for (const InvalidCandidate& invalid : placement.invalid) report.refused.push_back({invalid.description, invalid.reason});
     WritePartitionReport(*report_path, report, placement.plan.module);
     std::cout << "report written to " << *report_path << "\n";
   }

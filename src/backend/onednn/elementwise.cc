@@ -1,9 +1,17 @@
-// Element-wise ops: a unary op with an eltwise algorithm runs on its input's current layout;
-// binary arithmetic (and nn.bias_add) is one oneDNN binary primitive: an operand of the full
-// result shape is read in the other full operand's layout (described exactly as that one:
-// oneDNN deems layouts that differ only in the strides of extent-1 axes equal, but its jit
-// binary kernels then refuse the pair and its reference kernel is ~100x slower), a broadcast
-// operand as a plain tensor with 1s on its broadcast axes.
+// Element-wise ops: a unary op with an eltwise algorithm runs on its input's current layout
+// (plain where that layout has only oneDNN's reference kernel); binary arithmetic (and
+// nn.bias_add) is one oneDNN binary primitive on the full operand's current layout: the other
+// operand is read in that same layout, described exactly as the full one when it has the full
+// shape (oneDNN deems layouts that differ only in the strides of extent-1 axes equal, but its
+// jit binary kernels then refuse the pair and its reference kernel is ~100x slower), and as its
+// own shape in the same format when it is broadcast (a plain broadcast operand next to a
+// blocked one also sends oneDNN to its reference kernel: EfficientNet's squeeze-and-excitation
+// scales, DenseNet's batch norms after concatenations). Both operands go plain when the
+// blocked pair has no optimized kernel.
+#include <optional>
+
+#include "backend/onednn/implementation.h"
+#include "backend/onednn/layout_like.h"
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/primitive_builders.h"
 
@@ -40,10 +48,23 @@ Shape BiasShape(const Lowering& lowering, const FlatCall& call) {
 }  // namespace
 
 void LowerEltwise(Lowering& lowering, const FlatCall& call, const EltwiseSpec& spec) {
-  const memory source = lowering.Home(call.inputs[0]);
-  const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, spec.algorithm, source.get_desc(),
-                                         spec.alpha, spec.beta);
-  const dnnl::eltwise_forward::primitive_desc primitive(desc, lowering.engine());
+  const auto describe = [&](const memory::desc& source) {
+    return dnnl::eltwise_forward::primitive_desc({dnnl::prop_kind::forward_inference, spec.algorithm, source, spec.alpha,
+                                                  spec.beta},
+                                                 lowering.engine());
+  };
+  memory source = lowering.Home(call.inputs[0]);
+  dnnl::eltwise_forward::primitive_desc primitive = describe(source.get_desc());
+  // A blocked layout whose channels do not fill the last block (an SE block's 20 channels in
+  // blocks of 8) has only the reference kernel.
+  const memory::desc plain = PlainDesc(lowering.value(call.inputs[0]).shape);
+  if (IsReference(primitive) && source.get_desc() != plain) {
+    dnnl::eltwise_forward::primitive_desc on_plain = describe(plain);
+    if (!IsReference(on_plain)) {
+      primitive = on_plain;
+      source = lowering.GetPlain(call.inputs[0]);
+    }
+  }
   const memory result = lowering.Define(call.output, primitive.dst_desc());
   lowering.AddStep(dnnl::eltwise_forward(primitive), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, result}});
 }
@@ -66,22 +87,45 @@ void LowerBinary(Lowering& lowering, const FlatCall& call) {
     }
   }
   const bool same_shape = lowering.value(full).shape == out;
-  // Blocked layouts when both operands have the result's shape; plain ones around broadcasting.
-  memory src0 = same_shape ? lowering.Home(full) : lowering.GetViewed(full, PlainDesc(WithLeadingOnes(lowering.value(full).shape, rank)));
-  memory src1 = lowering.value(other).shape == out
-                    ? lowering.View(lowering.Get(other, src0.get_desc()), src0.get_desc())
-                    : lowering.GetViewed(other, PlainDesc(WithLeadingOnes(other_shape, rank)));
+  const bool other_same_shape = lowering.value(other).shape == out;
+  const memory::desc plain_full = PlainDesc(PadToRank(lowering.value(full).shape, rank));
+  const memory::desc plain_other = PlainDesc(PadToRank(other_shape, rank));
   const memory::desc dst_any(ToDims(out), memory::data_type::f32, memory::format_tag::any);
-  dnnl::binary::primitive_desc primitive;
-  try {
-    primitive = dnnl::binary::primitive_desc({kind.algorithm, src0.get_desc(), src1.get_desc(), dst_any}, lowering.engine());
-  } catch (const dnnl::error&) {
-    // No implementation broadcasts into this blocked layout: go plain.
-    src0 = lowering.GetPlain(full);
-    primitive = dnnl::binary::primitive_desc({kind.algorithm, src0.get_desc(), src1.get_desc(), dst_any}, lowering.engine());
+  const auto describe = [&](const memory::desc& src0, const memory::desc& src1) {
+    std::optional<dnnl::binary::primitive_desc> primitive;
+    try {
+      primitive = dnnl::binary::primitive_desc({kind.algorithm, src0, src1, dst_any}, lowering.engine());
+    } catch (const dnnl::error&) {
+    }
+    return primitive;
+  };
+
+  // First the full operand's current (blocked) layout, the other operand read in the same
+  // layout; then both plain. The first that has an optimized kernel wins.
+  const memory::desc home = same_shape ? lowering.Home(full).get_desc() : plain_full;
+  const std::optional<memory::desc> other_like_home =
+      other_same_shape ? std::optional<memory::desc>(home) : LayoutLike(home, plain_other.dims());
+  std::optional<dnnl::binary::primitive_desc> primitive;
+  bool blocked = false;
+  if (other_like_home) {
+    primitive = describe(home, *other_like_home);
+    blocked = primitive.has_value();
   }
-  const memory result = lowering.Define(call.output, primitive.dst_desc());
-  lowering.AddStep(dnnl::binary(primitive), {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, result}});
+  if (!primitive || IsReference(*primitive)) {
+    std::optional<dnnl::binary::primitive_desc> plain = describe(plain_full, plain_other);
+    if (plain && (!primitive || !IsReference(*plain))) {
+      primitive = plain;
+      blocked = false;
+    }
+  }
+  if (!primitive) lowering.Fail(call.op + ": oneDNN has no binary primitive for these operands");
+
+  const memory src0 = blocked && same_shape ? lowering.Home(full) : lowering.GetViewed(full, plain_full);
+  const memory src1 = !blocked          ? lowering.GetViewed(other, plain_other)
+                      : other_same_shape ? lowering.View(lowering.Get(other, home), home)
+                                         : lowering.GetViewed(other, plain_other, *other_like_home);
+  const memory result = lowering.Define(call.output, primitive->dst_desc());
+  lowering.AddStep(dnnl::binary(*primitive), {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, result}});
 }
 
 }  // namespace collage::onednn

@@ -82,6 +82,7 @@ class Lowering {
   memory CopyOf(int id, const memory::desc& desc);
 
   void AddStep(dnnl::primitive primitive, std::unordered_map<int, memory> args);
+  const std::vector<Step>& steps() const { return steps_; }
 
   // Adds the final reorders into the output buffers and returns the program.
   Program Finish() &&;

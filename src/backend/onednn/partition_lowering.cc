@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/onednn/implementation.h"
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/primitive_builders.h"
 
@@ -53,6 +54,12 @@ void LowerUnfused(Lowering& lowering, const FlatCall& call, OpFamily family) {
       break;
   }
   lowering.Fail("internal: " + call.op + " must be lowered with its epilogue");
+}
+
+std::string OperandShapes(const Lowering& lowering, const FlatCall& call) {
+  std::string text;
+  for (int input : call.inputs) text += (text.empty() ? "" : ", ") + ShapeToString(lowering.value(input).shape);
+  return text;
 }
 
 }  // namespace
@@ -107,8 +114,10 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
   for (int i = 0; i < count; ++i) {
     const FlatCall& call = flat.calls[i];
     const int anchor = anchor_of[i];
+    const size_t first_step = lowering.steps().size();
     if (anchor < 0) {
       LowerUnfused(lowering, call, families[i]);
+      RefuseReferenceImplementations(lowering.steps(), first_step, call.op + " on " + OperandShapes(lowering, call));
       continue;
     }
     const Epilogue& epilogue = epilogues[anchor];
@@ -119,8 +128,15 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
     } else {
       LowerMatmul(lowering, flat.calls[anchor], epilogue);
     }
+    std::string fused = flat.calls[anchor].op;
+    for (int absorbed : epilogue.calls) fused += "+" + flat.calls[absorbed].op;
+    RefuseReferenceImplementations(lowering.steps(), first_step,
+                                   fused + " on " + OperandShapes(lowering, flat.calls[anchor]));
   }
-  return std::move(lowering).Finish();
+  const size_t first_output_step = lowering.steps().size();
+  Program program = std::move(lowering).Finish();
+  RefuseReferenceImplementations(program.steps, first_output_step, "the partition's outputs");
+  return program;
 }
 
 }  // namespace collage::onednn

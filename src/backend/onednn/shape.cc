@@ -1,12 +1,16 @@
 // Shape ops: reshape, flatten, squeeze and expand_dims (and the identities copy and
 // nn.dropout) cost nothing: the result is a view of the input's plain data. A transpose is
 // one reorder from a permuted-strides view of the plain input (done at compile time for a
-// constant). Concatenation is one oneDNN concat over the inputs' current layouts (plain ones
-// when those cannot be mixed); of plain inputs it writes a plain result (left to choose, oneDNN
-// may permute extent-1 axes, a layout later binary primitives only run in their slow
-// reference kernel).
+// constant). Concatenation is one oneDNN concat over the inputs' current layouts, or, where
+// those have only oneDNN's reference kernel (a plain input among blocked ones: Inception's and
+// DenseNet's blocks), over all inputs in the layout of the largest, or all plain; of plain
+// inputs it writes a plain result (left to choose, oneDNN may permute extent-1 axes, a layout
+// later binary primitives only run in their slow reference kernel).
 #include <algorithm>
+#include <optional>
 
+#include "backend/onednn/implementation.h"
+#include "backend/onednn/layout_like.h"
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -39,33 +43,54 @@ void LowerConcat(Lowering& lowering, const FlatCall& call) {
   const int64_t rank = static_cast<int64_t>(ToDims(lowering.value(call.output).shape).size());
   int64_t axis = call.call->attrs.GetInt("axis");
   if (axis < 0) axis += rank;
-  const auto build = [&](bool plain) {
-    std::vector<memory> sources;
-    std::vector<memory::desc> descs;
-    for (int input : call.inputs) {
-      sources.push_back(plain ? lowering.GetPlain(input) : lowering.Home(input));
-      descs.push_back(sources.back().get_desc());
-    }
-    const memory::desc plain_result = PlainDesc(lowering.value(call.output).shape);
+  const auto describe = [&](const std::vector<memory::desc>& descs) {
+    std::optional<dnnl::concat::primitive_desc> primitive;
     const bool all_plain = std::all_of(descs.begin(), descs.end(), [&](const memory::desc& desc) {
       return desc == PlainDesc(desc.dims());
     });
-    const dnnl::concat::primitive_desc primitive =
-        all_plain ? dnnl::concat::primitive_desc(plain_result, static_cast<int>(axis), descs, lowering.engine())
-                  : dnnl::concat::primitive_desc(static_cast<int>(axis), descs, lowering.engine());
-    return std::make_pair(sources, primitive);
+    try {
+      primitive = all_plain ? dnnl::concat::primitive_desc(PlainDesc(lowering.value(call.output).shape),
+                                                           static_cast<int>(axis), descs, lowering.engine())
+                            : dnnl::concat::primitive_desc(static_cast<int>(axis), descs, lowering.engine());
+    } catch (const dnnl::error&) {
+    }
+    return primitive;
   };
-  std::vector<memory> sources;
-  dnnl::concat::primitive_desc primitive;
-  try {
-    std::tie(sources, primitive) = build(false);
-  } catch (const dnnl::error&) {
-    std::tie(sources, primitive) = build(true);
+  // Candidate layouts, in order: the inputs' current ones; all in the layout of the input
+  // holding most elements; all plain. The first with an optimized kernel wins.
+  std::vector<memory::desc> current, plain;
+  size_t largest = 0;
+  for (int input : call.inputs) {
+    current.push_back(lowering.Home(input).get_desc());
+    plain.push_back(PlainDesc(lowering.value(input).shape));
+    if (current.back().get_size() > current[largest].get_size()) largest = current.size() - 1;
   }
+  std::vector<std::vector<memory::desc>> candidates = {current};
+  std::vector<memory::desc> unified;
+  for (const memory::desc& desc : current) {
+    if (const std::optional<memory::desc> like = LayoutLike(current[largest], desc.dims())) unified.push_back(*like);
+  }
+  if (unified.size() == current.size()) candidates.push_back(unified);
+  candidates.push_back(plain);
+
+  std::optional<dnnl::concat::primitive_desc> primitive;
+  std::vector<memory::desc> chosen;
+  for (const std::vector<memory::desc>& descs : candidates) {
+    std::optional<dnnl::concat::primitive_desc> candidate = describe(descs);
+    if (!candidate) continue;
+    if (!primitive || (IsReference(*primitive) && !IsReference(*candidate))) {
+      primitive = candidate;
+      chosen = descs;
+    }
+    if (!IsReference(*primitive)) break;
+  }
+  if (!primitive) lowering.Fail("concatenate: oneDNN has no concat primitive for these inputs");
   std::unordered_map<int, memory> args;
-  for (size_t i = 0; i < sources.size(); ++i) args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = sources[i];
-  args[DNNL_ARG_DST] = lowering.Define(call.output, primitive.dst_desc());
-  lowering.AddStep(dnnl::concat(primitive), std::move(args));
+  for (size_t i = 0; i < call.inputs.size(); ++i) {
+    args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = lowering.Get(call.inputs[i], chosen[i]);
+  }
+  args[DNNL_ARG_DST] = lowering.Define(call.output, primitive->dst_desc());
+  lowering.AddStep(dnnl::concat(*primitive), std::move(args));
 }
 
 }  // namespace collage::onednn
