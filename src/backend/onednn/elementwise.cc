@@ -88,8 +88,8 @@ void LowerBinary(Lowering& lowering, const FlatCall& call) {
   }
   const bool same_shape = lowering.value(full).shape == out;
   const bool other_same_shape = lowering.value(other).shape == out;
-  const memory::desc plain_full = PlainDesc(PadToRank(lowering.value(full).shape, rank));
-  const memory::desc plain_other = PlainDesc(PadToRank(other_shape, rank));
+  const memory::desc plain_full = PlainDesc(WithLeadingOnes(lowering.value(full).shape, rank));
+  const memory::desc plain_other = PlainDesc(WithLeadingOnes(other_shape, rank));
   const memory::desc dst_any(ToDims(out), memory::data_type::f32, memory::format_tag::any);
   const auto describe = [&](const memory::desc& src0, const memory::desc& src1) {
     std::optional<dnnl::binary::primitive_desc> primitive;
