@@ -334,7 +334,7 @@ TEST(SearchTest, OverTheStateBudgetTheCoveredSetApproximationAnswersAndSaysSo) {
   SearchOptions options = ValueDependentPenalty();
   options.max_states = 40;
   size_t approximate = 0;
-  for (uint64_t seed = 1; seed <= 60; ++seed) {
+  for (uint64_t seed = 1; seed <= 240; ++seed) {
     const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 4 + static_cast<int>(seed % 7)));
     const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
     MockCostEstimator estimator(HashedCost);

@@ -11,11 +11,38 @@
 #include <optional>
 
 #include "backend/onednn/implementation.h"
+#include "backend/onednn/kernel_probe.h"
 #include "backend/onednn/layout_like.h"
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
+
+std::optional<dnnl::algorithm> BinaryAlgorithm(const std::string& op) {
+  using dnnl::algorithm;
+  if (op == "add" || op == "nn.bias_add") return algorithm::binary_add;
+  if (op == "subtract") return algorithm::binary_sub;
+  if (op == "multiply") return algorithm::binary_mul;
+  if (op == "divide") return algorithm::binary_div;
+  if (op == "maximum") return algorithm::binary_max;
+  if (op == "minimum") return algorithm::binary_min;
+  return std::nullopt;
+}
+
+bool PlainBinaryIsOptimized(dnnl::algorithm algorithm, const Shape& first, const Shape& second, const Shape& result,
+                            const dnnl::engine& engine) {
+  const size_t rank = result.size();
+  try {
+    const dnnl::binary::primitive_desc primitive(
+        {algorithm, PlainDesc(WithLeadingOnes(first, rank)), PlainDesc(WithLeadingOnes(second, rank)),
+         memory::desc(ToDims(result), memory::data_type::f32, memory::format_tag::any)},
+        engine);
+    return !IsReference(primitive);
+  } catch (const dnnl::error&) {
+    return false;
+  }
+}
+
 namespace {
 
 struct BinaryKind {
@@ -24,14 +51,9 @@ struct BinaryKind {
 };
 
 BinaryKind BinaryKindOf(const Lowering& lowering, const std::string& op) {
-  using dnnl::algorithm;
-  if (op == "add" || op == "nn.bias_add") return {algorithm::binary_add, true};
-  if (op == "subtract") return {algorithm::binary_sub, false};
-  if (op == "multiply") return {algorithm::binary_mul, true};
-  if (op == "divide") return {algorithm::binary_div, false};
-  if (op == "maximum") return {algorithm::binary_max, true};
-  if (op == "minimum") return {algorithm::binary_min, true};
-  lowering.Fail("op " + op + " is not a binary op");
+  const std::optional<dnnl::algorithm> algorithm = BinaryAlgorithm(op);
+  if (!algorithm) lowering.Fail("op " + op + " is not a binary op");
+  return {*algorithm, op == "add" || op == "nn.bias_add" || op == "multiply" || op == "maximum" || op == "minimum"};
 }
 
 // The shape nn.bias_add's bias broadcasts as: its values on `axis`, 1 elsewhere.

@@ -1,6 +1,8 @@
 // Normalizations along one axis: softmax and log-softmax (softmax_v2) and layer norm on the
 // plain layout, layer norm as (rows, axis) over a plain view; inference batch norm with the
 // moving statistics on the data's current layout.
+#include "backend/onednn/implementation.h"
+#include "backend/onednn/kernel_probe.h"
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -64,6 +66,18 @@ void LowerBatchNorm(Lowering& lowering, const FlatCall& call) {
 }
 
 }  // namespace
+
+bool PlainSoftmaxIsOptimized(bool log, const Shape& shape, int64_t axis, const dnnl::engine& engine) {
+  const memory::desc plain = PlainDesc(shape);
+  try {
+    const dnnl::softmax_v2_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                              log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate,
+                                              plain, plain, static_cast<int>(axis));
+    return !IsReference(dnnl::softmax_v2_forward::primitive_desc(desc, engine));
+  } catch (const dnnl::error&) {
+    return false;
+  }
+}
 
 void LowerNormalization(Lowering& lowering, const FlatCall& call) {
   if (call.op == "nn.layer_norm") return LowerLayerNorm(lowering, call);

@@ -8,6 +8,7 @@
 #include "backend/flat_partition.h"
 #include "backend/openmp_wait_settings.h"
 #include "backend/onednn/onednn_executable.h"
+#include "backend/onednn/kernel_probe.h"
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/partition_lowering.h"
 #include "backend/onednn/pattern_table.h"
@@ -36,12 +37,46 @@ bool BinaryOperandsFit(const CallNode& call) {
   return first && second && result && onednn::BinaryOperandsFit(op, first->shape, second->shape, result->shape);
 }
 
+// Whether oneDNN runs the call with an optimized kernel where its kernel choice depends on
+// shapes or attributes: binary broadcasts, softmax axes, dilated pooling.
+bool RunsOptimized(const CallNode& call, onednn::OpFamily family) {
+  const std::string& op = As<OpNode>(call.callee)->name();
+  const TensorTypeNode* result = AsTensorType(call.checked_type());
+  if (result == nullptr) return false;
+  if (family == onednn::OpFamily::kBinary && op != "nn.bias_add" && call.args.size() == 2) {
+    const TensorTypeNode* first = AsTensorType(call.args[0]->checked_type());
+    const TensorTypeNode* second = AsTensorType(call.args[1]->checked_type());
+    if (first == nullptr || second == nullptr) return false;
+    if (first->shape == result->shape && second->shape == result->shape) return true;
+    const std::optional<dnnl::algorithm> algorithm = onednn::BinaryAlgorithm(op);
+    if (!algorithm) return false;
+    // The lowering puts the operand of the result's shape first.
+    const bool swap = onednn::WithLeadingOnes(first->shape, result->shape.size()) != result->shape;
+    return onednn::PlainBinaryIsOptimized(*algorithm, swap ? second->shape : first->shape,
+                                          swap ? first->shape : second->shape, result->shape, CpuEngine());
+  }
+  if (op == "nn.softmax" || op == "nn.log_softmax") {
+    const int64_t rank = static_cast<int64_t>(result->shape.size());
+    int64_t axis = call.attrs.GetInt("axis");
+    if (axis < 0) axis += rank;
+    return onednn::PlainSoftmaxIsOptimized(op == "nn.log_softmax", result->shape, axis, CpuEngine());
+  }
+  if (call.attrs.Has("dilation")) {
+    for (int64_t dilation : call.attrs.GetInts("dilation")) {
+      if (dilation != 1 && family != onednn::OpFamily::kConvolution) return false;
+    }
+  }
+  return true;
+}
+
 // An op call of a supported family on f32 tensors (tuple arguments: their fields), binary
-// calls with operands the binary primitive broadcasts.
+// calls with operands the binary primitive broadcasts, and only where an optimized kernel
+// runs it.
 bool SupportsCall(const CallNode& call) {
   const std::optional<onednn::OpFamily> family = onednn::FamilyOf(As<OpNode>(call.callee)->name());
   if (!family || !IsF32(call.checked_type())) return false;
   if (*family == onednn::OpFamily::kBinary && !BinaryOperandsFit(call)) return false;
+  if (!RunsOptimized(call, *family)) return false;
   for (const Expr& arg : call.args) {
     if (const auto* tuple = As<TupleNode>(arg)) {
       for (const Expr& field : tuple->fields) {

@@ -1,0 +1,27 @@
+// Questions the support declaration asks oneDNN before offering a call: whether a kernel
+// other than oneDNN's reference implementation runs it on plain f32 layouts. The lowering
+// falls back to plain layouts when its preferred ones have only a reference kernel, so a call
+// that passes here always lowers to an optimized kernel; one that does not would be refused at
+// compile time, which greedy placement cannot recover from.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "support/shape.h"
+
+namespace collage::onednn {
+
+// The binary primitive's algorithm for an IR op (add, nn.bias_add, subtract, ...).
+std::optional<dnnl::algorithm> BinaryAlgorithm(const std::string& op);
+
+// Operands padded with leading 1s to the result's rank.
+bool PlainBinaryIsOptimized(dnnl::algorithm algorithm, const Shape& first, const Shape& second, const Shape& result,
+                            const dnnl::engine& engine);
+
+// Softmax (or log-softmax) along `axis` (normalized) of a tensor of `shape`.
+bool PlainSoftmaxIsOptimized(bool log, const Shape& shape, int64_t axis, const dnnl::engine& engine);
+
+}  // namespace collage::onednn
