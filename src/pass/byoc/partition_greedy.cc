@@ -1,5 +1,6 @@
 #include "pass/byoc/partition_greedy.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "ir/type_inference.h"
@@ -38,37 +39,37 @@ namespace {
 
 // True when a path between regions `a` and `b` (either direction) passes through anything
 // outside them: merging them would then create a cycle. Paths are taken in the graph with
-// every region contracted to one node, since each region runs as one call. `members` lists
-// each region's nodes (by region root). Only nodes before `limit` are followed: every node of
-// the pair comes before it in post-DFS order, so no path back into the pair goes further.
-bool PathLeavesRegions(RegionAssignment& assignment, const std::vector<std::vector<size_t>>& members, size_t a,
+// every region contracted to one node, since each region runs as one call. `frontier` lists,
+// per region root, the region's nodes that feed a node outside it (the others lead nowhere
+// else). Only nodes before `limit` are followed: every node of the pair comes before it in
+// post-DFS order, so no path back into the pair goes further.
+bool PathLeavesRegions(RegionAssignment& assignment, const std::vector<std::vector<size_t>>& frontier, size_t a,
                        size_t b, size_t limit) {
   const auto& nodes = assignment.graph.nodes;
   auto in_pair = [&](size_t region) { return region == a || region == b; };
   std::vector<size_t> stack;  // regions reached outside the pair
-  auto push_consumers = [&](size_t region) {
-    for (size_t member : members[region]) {
-      for (const auto& edge : nodes[member].outputs) {
-        if (edge.consumer < limit) stack.push_back(assignment.RegionOf(edge.consumer));
-      }
-    }
-  };
-  push_consumers(a);
-  push_consumers(b);
   std::unordered_set<size_t> seen;
-  while (!stack.empty()) {
-    const size_t region = stack.back();
-    stack.pop_back();
-    if (in_pair(region)) continue;  // a direct edge between the pair is fine
-    if (!seen.insert(region).second) continue;
-    for (size_t member : members[region]) {
+  auto follow = [&](size_t region, bool from_pair) {
+    for (size_t member : frontier[region]) {
       for (const auto& edge : nodes[member].outputs) {
         if (edge.consumer >= limit) continue;
         const size_t next = assignment.RegionOf(edge.consumer);
-        if (in_pair(next)) return true;
+        if (in_pair(next)) {
+          if (!from_pair) return true;  // a direct edge between the pair is fine
+          continue;
+        }
         stack.push_back(next);
       }
     }
+    return false;
+  };
+  follow(a, true);
+  follow(b, true);
+  while (!stack.empty()) {
+    const size_t region = stack.back();
+    stack.pop_back();
+    if (!seen.insert(region).second) continue;
+    if (follow(region, false)) return true;
   }
   return false;
 }
@@ -77,8 +78,10 @@ bool PathLeavesRegions(RegionAssignment& assignment, const std::vector<std::vect
 
 void MergeCompilerRegions(RegionAssignment& assignment) {
   const auto& nodes = assignment.graph.nodes;
-  std::vector<std::vector<size_t>> members(nodes.size());  // by region root
-  for (size_t node = 0; node < nodes.size(); ++node) members[node] = {node};
+  std::vector<std::vector<size_t>> frontier(nodes.size());  // by region root
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    if (!nodes[node].outputs.empty()) frontier[node] = {node};
+  }
   // In post-DFS order, each node tries to join the regions of its producers of the same backend.
   for (size_t node = 0; node < nodes.size(); ++node) {
     if (!assignment.backend_of[node]) continue;
@@ -89,11 +92,21 @@ void MergeCompilerRegions(RegionAssignment& assignment) {
       if (assignment.backend_of[producer] != assignment.backend_of[node]) return;
       const size_t mine = assignment.RegionOf(node);
       const size_t theirs = assignment.RegionOf(producer);
-      if (mine == theirs || PathLeavesRegions(assignment, members, mine, theirs, node + 1)) return;
+      if (mine == theirs || PathLeavesRegions(assignment, frontier, mine, theirs, node + 1)) return;
       assignment.region_parent[mine] = theirs;
-      std::vector<size_t>& joined = members[theirs];
-      joined.insert(joined.end(), members[mine].begin(), members[mine].end());
-      members[mine] = {};
+      // The joined region's frontier: the nodes of both frontiers that still feed outside it.
+      std::vector<size_t> joined;
+      for (const std::vector<size_t>* side : {&frontier[theirs], &frontier[mine]}) {
+        for (size_t member : *side) {
+          const auto& outputs = nodes[member].outputs;
+          if (std::any_of(outputs.begin(), outputs.end(),
+                          [&](const auto& edge) { return assignment.RegionOf(edge.consumer) != theirs; })) {
+            joined.push_back(member);
+          }
+        }
+      }
+      frontier[theirs] = std::move(joined);
+      frontier[mine] = {};
     });
   }
 }
