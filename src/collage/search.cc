@@ -36,20 +36,10 @@ struct State {
   bool settled = false;
 };
 
+// A state's identity, pointing into the state; how much of it counts is the search's StateKeying.
 struct StateKey {
   const IndexSet* covered;
   const std::vector<BoundaryEntry>* boundary;
-  bool operator==(const StateKey& other) const { return *boundary == *other.boundary && *covered == *other.covered; }
-};
-
-struct StateKeyHash {
-  size_t operator()(const StateKey& key) const {
-    size_t hash = key.covered->Hash();
-    for (const BoundaryEntry& entry : *key.boundary) {
-      hash = HashCombine(hash, HashCombine(HashCombine(entry.node, entry.spec), entry.partition));
-    }
-    return hash;
-  }
 };
 
 std::string JoinNames(const std::vector<std::string>& names) {
@@ -174,10 +164,15 @@ struct StateKeyEqual {
   }
 };
 
-struct StateKeyHasher {
+struct StateKeyHash {
   StateKeying keying;
   size_t operator()(const StateKey& key) const {
-    return keying == StateKeying::kCoveredOnly ? key.covered->Hash() : StateKeyHash{}(key);
+    size_t hash = key.covered->Hash();
+    if (keying == StateKeying::kCoveredOnly) return hash;
+    for (const BoundaryEntry& entry : *key.boundary) {
+      hash = HashCombine(hash, HashCombine(HashCombine(entry.node, entry.spec), entry.partition));
+    }
+    return hash;
   }
 };
 
@@ -231,8 +226,8 @@ bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::u
   std::unordered_map<IndexSet, double, IndexSetHash> best_bound;
 
   std::deque<State> states;  // stable addresses: the map's keys point into it
-  std::unordered_map<StateKey, size_t, StateKeyHasher, StateKeyEqual> state_of(
-      16, StateKeyHasher{keying}, StateKeyEqual{keying});
+  std::unordered_map<StateKey, size_t, StateKeyHash, StateKeyEqual> state_of(16, StateKeyHash{keying},
+                                                                          StateKeyEqual{keying});
   using QueueEntry = std::tuple<double, size_t, size_t>;  // cost + lower bound, insertion order, state
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue;
   std::vector<double> remaining_bound;  // per state
@@ -326,7 +321,7 @@ bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::u
 
 // Exact when the states fit in the budget; otherwise the covered-set-only approximation, which
 // needs as many states as the search without penalty does. Throws when even that does not fit.
-bool RunDijkstra(const DijkstraInput& input, const IndexSet& initial, SearchResult& result,
+bool SearchWithinBudget(const DijkstraInput& input, const IndexSet& initial, SearchResult& result,
                  size_t& farthest_uncovered) {
   const std::unordered_map<size_t, double> costs = UsableCosts(input, initial);
   const CoverLowerBound lower_bound(input.candidates, costs);
@@ -395,7 +390,7 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
   DijkstraInput input{graph, candidates, starting_at, estimator, options, &spec_index, std::move(names_by_index),
                       nullptr, nullptr};
   size_t farthest_uncovered = 0;
-  const bool complete = RunDijkstra(input, initial, result, farthest_uncovered);
+  const bool complete = SearchWithinBudget(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   if (!complete) {
     throw Error("Collage: no complete placement; no valid candidate with a known cost covers " +
@@ -418,7 +413,7 @@ std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region, const 
   const SearchOptions no_penalty;
   DijkstraInput input{graph_, candidates_, starting_at_, estimator_, no_penalty, nullptr, {}, allowed, surcharge};
   size_t farthest_uncovered = 0;
-  const bool complete = RunDijkstra(input, initial, result, farthest_uncovered);
+  const bool complete = SearchWithinBudget(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   if (!complete) return std::nullopt;
   return result;
