@@ -21,7 +21,6 @@ const char* BackendKindName(BackendKind kind) {
 
 const char* DeviceName(Device device) { return device == Device::kCpu ? "cpu" : "cuda"; }
 
-const char* LayoutName(Layout layout) { return layout == Layout::kNCHW ? "NCHW" : "NHWC"; }
 
 std::vector<CompileResult> Backend::CompileAll(const std::vector<Function>& functions,
                                                const CompileOptions& options) const {

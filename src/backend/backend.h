@@ -32,11 +32,6 @@ const char* BackendKindName(BackendKind kind);
 enum class Device { kCpu, kCuda };
 const char* DeviceName(Device device);
 
-// The data layout a backend computes 4-D activations in; tensors cross partition
-// boundaries in the IR's layout (NCHW), so a backend preferring NHWC converts at its edges.
-enum class Layout { kNCHW, kNHWC };
-const char* LayoutName(Layout layout);
-
 struct CompileOptions {
   // Worker threads the executable may use; every backend honours it.
   int threads = 1;
@@ -46,7 +41,8 @@ struct CompileOptions {
 
 // A compiled partition. Inputs are one tensor per parameter of the compiled function, in
 // order (tuple parameters are not allowed); outputs are preallocated tensors, one per tensor
-// of the function's result with tuples flattened, of the declared dtypes and shapes. Run may
+// of the function's result with tuples flattened, of the declared dtypes, with the shapes of
+// the function's boundary layout (backend/boundary_layout.h). Run may
 // be called any number of times, with different buffers each time; it throws Error on
 // failure and never keeps references to the tensors after it returns.
 class Executable {
@@ -76,7 +72,6 @@ class Backend {
   virtual Device device() const { return Device::kCpu; }
   // Part of every measured cost's key: change it when the generated code or the library changes.
   virtual std::string version() const = 0;
-  virtual Layout preferred_layout() const { return Layout::kNCHW; }
   // True when Compile accepts every type-checked function whose body is op calls (any op,
   // any shapes), tuples, projections, constants and calls to nested Primitive functions. Such
   // a backend can be the universal fallback that runs whatever no chosen backend takes.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "backend/boundary_layout.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 #include "op/op_registry.h"
@@ -137,9 +138,16 @@ class Flattener {
 
 bool FlatPartition::IsOutput(int id) const { return std::find(outputs.begin(), outputs.end(), id) != outputs.end(); }
 
-FlatPartition FlattenPartition(const Function& function, const std::string& backend) {
+FlatPartition FlattenPartition(const Function& function, const std::string& backend,
+                               const std::vector<Layout>& layouts) {
   if (!function->body->checked_type()) InferType(function);
-  return Flattener(backend).Run(function);
+  const Layout layout = BoundaryLayoutOf(function);
+  if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) {
+    throw Error(backend + ": boundary layout " + LayoutName(layout) + " is not supported");
+  }
+  FlatPartition partition = Flattener(backend).Run(function);
+  partition.boundary_layout = layout;
+  return partition;
 }
 
 }  // namespace collage

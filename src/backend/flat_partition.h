@@ -10,6 +10,7 @@
 
 #include "ir/expr.h"
 #include "support/tensor.h"
+#include "support/tensor_format.h"
 
 namespace collage {
 
@@ -37,6 +38,7 @@ struct FlatPartition {
   std::vector<int> outputs;     // value ids of the flattened result
   std::vector<int> parameters;  // value id of parameter i
   std::vector<std::vector<int>> consumers;  // per value: indices of the calls reading it
+  Layout boundary_layout = Layout::kPlain;  // of rank-4 parameters and outputs (boundary_layout.h)
 
   const FlatValue& value(int id) const { return values.at(static_cast<size_t>(id)); }
   bool IsConstant(int id) const { return value(id).source == FlatValue::Source::kConstant; }
@@ -47,7 +49,9 @@ struct FlatPartition {
 
 // Flattens a type-checked function (type-checks it when needed). Throws Error, prefixed with
 // "<backend>: ", for tuple parameters, op calls with tuple results, nested non-Composite
-// functions and projections of anything but a built tuple.
-FlatPartition FlattenPartition(const Function& function, const std::string& backend);
+// functions, projections of anything but a built tuple, and a boundary layout not in
+// `layouts`.
+FlatPartition FlattenPartition(const Function& function, const std::string& backend,
+                               const std::vector<Layout>& layouts = {Layout::kPlain});
 
 }  // namespace collage

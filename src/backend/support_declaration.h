@@ -6,6 +6,8 @@
 //   patterns              a pattern table: labelled patterns (with optional predicates on the
 //                         match) it runs as one fused unit, e.g. "onednn.conv2d_bias_relu";
 //   fuses_like_fuse_ops   it is a code generator that runs any FuseOps-style group.
+// and the layouts its partitions can take and give their rank-4 tensors in
+// (backend/boundary_layout.h), plain first.
 #pragma once
 
 #include <functional>
@@ -15,6 +17,7 @@
 #include "ir/expr.h"
 #include "pattern/pattern.h"
 #include "pattern/pattern_matcher.h"
+#include "support/tensor_format.h"
 
 namespace collage {
 
@@ -31,6 +34,7 @@ struct SupportDeclaration {
   std::function<bool(const CallNode& call)> supports_op;
   std::vector<BackendPattern> patterns;
   bool fuses_like_fuse_ops = false;
+  std::vector<Layout> boundary_layouts = {Layout::kPlain};
 
   // A call to a Composite function belongs to the backend whose name prefixes its label
   // ("onednn.conv2d_bias_relu" -> "onednn"): MergeComposite made it from that backend's table.

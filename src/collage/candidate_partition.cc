@@ -12,6 +12,17 @@ size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
   return ops;
 }
 
+Layout CandidatePartition::boundary_layout() const {
+  for (const NestedSubGraph& nested : sub_graph_.nested()) {
+    if (!nested.attrs.Has(attr::kPrimitive) || !nested.attrs.Has(attr::kBoundaryLayout)) continue;
+    const std::string& name = nested.attrs.GetString(attr::kBoundaryLayout);
+    const std::optional<Layout> layout = ParseLayout(name);
+    Check(layout.has_value(), "candidate with unknown boundary layout '" + name + "'");
+    return *layout;
+  }
+  return Layout::kPlain;
+}
+
 Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const {
   if (!cost_) cost_ = estimator.Estimate(graph, *this);
   return *cost_;

@@ -7,7 +7,8 @@ namespace {
 
 bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
              const std::function<bool(const CandidatePartition&)>& mergeable) {
-  return lhs.backend() == rhs.backend() && PrimitiveAttrs(lhs.sub_graph()) && PrimitiveAttrs(rhs.sub_graph()) &&
+  return lhs.backend() == rhs.backend() && lhs.boundary_layout() == rhs.boundary_layout() &&
+         PrimitiveAttrs(lhs.sub_graph()) && PrimitiveAttrs(rhs.sub_graph()) &&
          mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
 }
 

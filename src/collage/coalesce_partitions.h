@@ -18,7 +18,7 @@ bool GroupsAreAcyclic(const DataflowGraph& graph, const std::vector<IndexSet>& g
 // The inside sets of the candidates, in order.
 std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidates);
 
-// Greedily merges touching Primitive partitions of one backend that `mergeable` accepts,
+// Greedily merges touching Primitive partitions of one backend and boundary layout that `mergeable` accepts,
 // earliest pairs first, until no pair merges. A merged partition keeps the earlier one's
 // position, spec and backend, with rule name "coalesce". Deterministic.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,

@@ -101,8 +101,26 @@ Cost AnalyticCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
   auto it = backends_.find(candidate.backend());
   if (it == backends_.end()) return Cost::Invalid();
   const Function function = candidate.sub_graph().Extract(graph);
-  return cache_.Lookup(function, candidate.backend(),
-                       [&] { return Roofline(graph, candidate.sub_graph(), it->second); });
+  const Cost cost =
+      cache_.Lookup(function, candidate.backend(), [&] { return Roofline(graph, candidate.sub_graph(), it->second); });
+  return cost.IsKnown() ? cost + Cost::Seconds(BoundaryConversionSeconds(graph, candidate, it->second)) : cost;
+}
+
+double AnalyticCostEstimator::BoundaryConversionSeconds(const DataflowGraph& graph, const CandidatePartition& candidate,
+                                                        const BackendPerformance& performance) {
+  const Layout layout = candidate.boundary_layout();
+  if (layout == Layout::kPlain) return 0;
+  double bytes = 0;
+  const SubGraph& sub_graph = candidate.sub_graph();
+  for (const IndexSet* values : {&sub_graph.input(), &sub_graph.exit()}) {
+    for (size_t value : values->ToVector()) {
+      const Expr& expr = graph.node(value).expr;
+      const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
+      if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
+      if (!LayoutsShareBytes(tensor->shape, Layout::kPlain, layout)) bytes += 2.0 * TypeBytes(expr->checked_type());
+    }
+  }
+  return bytes / performance.memory_bandwidth;
 }
 
 }  // namespace collage

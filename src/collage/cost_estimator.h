@@ -82,6 +82,11 @@ class AnalyticCostEstimator final : public CostEstimator {
   // The FLOPs of one type-checked op call (2 per multiply-add for dense, batch_matmul and
   // conv2d; otherwise the larger of the input and output element counts).
   static double Flops(const CallNode& call);
+  // The model knows one layout: a candidate whose boundary is in another is charged for
+  // converting its boundary tensors there and back (read and write each at the memory
+  // bandwidth), so such candidates never win on analytic costs alone.
+  static double BoundaryConversionSeconds(const DataflowGraph& graph, const CandidatePartition& candidate,
+                                          const BackendPerformance& performance);
 
  private:
   Cost Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const BackendPerformance& performance) const;

@@ -128,15 +128,43 @@ std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const Data
   return candidates;
 }
 
+namespace {
+
+// Whether a rank-4 value entering or leaving `sub_graph` (an input or an exit) has different bytes in `layout`.
+bool BoundaryChangesIn(const DataflowGraph& graph, const SubGraph& sub_graph, Layout layout) {
+  for (const IndexSet* values : {&sub_graph.input(), &sub_graph.exit()}) {
+    for (size_t value : values->ToVector()) {
+      const Expr& expr = graph.node(value).expr;
+      if (expr->kind() == ExprKind::kConstant) continue;  // compiled into the partition
+      const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
+      if (tensor != nullptr && !LayoutsShareBytes(tensor->shape, Layout::kPlain, layout)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
   for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
-    SubGraph wrapped =
-        sub.sub_graph().WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}});
-    candidates.push_back(MakeCandidate(spec, std::move(wrapped), sub.rule_name()));
+    for (Layout layout : boundary_layouts_) {
+      Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
+      if (layout != Layout::kPlain) {
+        if (!BoundaryChangesIn(graph, sub.sub_graph(), layout)) continue;
+        attrs.Set(attr::kBoundaryLayout, std::string(LayoutName(layout)));
+      }
+      candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(attrs)), sub.rule_name()));
+    }
   }
   return candidates;
+}
+
+std::string PrimitivePartitionRule::Describe() const {
+  std::string layouts;
+  for (Layout layout : boundary_layouts_) layouts += std::string(layouts.empty() ? "" : ",") + LayoutName(layout);
+  return "PrimitivePartitionRule(" + name() + (boundary_layouts_.size() > 1 ? ", layouts=" + layouts : "") + ")";
 }
 
 std::vector<CandidatePartition> OnlyValidPartitionRule::AllCandidates(const DataflowGraph& graph,

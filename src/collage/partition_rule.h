@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "collage/candidate_partition.h"
+#include "support/tensor_format.h"
 #include "collage/combiner_rule.h"
 
 namespace collage {
@@ -114,13 +115,21 @@ class CompositePartitionRule final : public UnaryCombinatorRule {
   std::string Describe() const override { return "CompositePartitionRule(" + name() + ")"; }
 };
 
+// Wraps each sub-candidate as a Primitive function of the spec's backend, once per boundary
+// layout the backend takes (plain first); a layout other than plain is offered only where a
+// rank-4 value crossing the sub-graph's boundary has different bytes in it.
 class PrimitivePartitionRule final : public UnaryCombinatorRule {
  public:
-  using UnaryCombinatorRule::UnaryCombinatorRule;
+  PrimitivePartitionRule(std::string name, PartitionRulePtr sub_rule,
+                         std::vector<Layout> boundary_layouts = {Layout::kPlain})
+      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)), boundary_layouts_(std::move(boundary_layouts)) {}
   std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
 
  protected:
-  std::string Describe() const override { return "PrimitivePartitionRule(" + name() + ")"; }
+  std::string Describe() const override;
+
+ private:
+  std::vector<Layout> boundary_layouts_;
 };
 
 class OnlyValidPartitionRule final : public UnaryCombinatorRule {

@@ -41,13 +41,16 @@ PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const Sub
         std::vector<std::shared_ptr<const CombinerRule>>{std::make_shared<AllSimpleCombinerRule>()}, config);
   }
   auto valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", rule, config);
-  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid)};
+  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid, declaration.boundary_layouts)};
 }
 
 PartitionSpec MakeOpPredicateSpec(const SupportDeclaration& declaration, const SubGraphConfig& config) {
   Check(static_cast<bool>(declaration.supports_op),
         "backend '" + declaration.backend + "' declares no op predicate");
-  return MakePartitionSpec(SupportDeclaration{declaration.backend, declaration.supports_op, {}, false}, config);
+  SupportDeclaration op_predicate_only = declaration;
+  op_predicate_only.patterns.clear();
+  op_predicate_only.fuses_like_fuse_ops = false;
+  return MakePartitionSpec(op_predicate_only, config);
 }
 
 PartitionSpec MakeCodeGeneratorSpec(const std::string& backend, const SubGraphConfig& config) {

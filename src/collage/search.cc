@@ -17,11 +17,22 @@ namespace {
 
 constexpr size_t kNone = static_cast<size_t>(-1);
 
+const PartitionSide kModelSide{"", Layout::kPlain};
+
+// Whether node `value` is (a field of) the body's result.
+bool IsModelResult(const DataflowGraph& graph, size_t value) {
+  const DataflowNode& node = graph.node(value);
+  if (node.external && node.expr->kind() != ExprKind::kTuple) return true;
+  return std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t consumer) {
+    return graph.node(consumer).external && graph.node(consumer).expr->kind() == ExprKind::kTuple;
+  });
+}
+
 // With a transition penalty: a covered node next to an uncovered one, as far as the penalties
 // still to come depend on it.
 struct BoundaryEntry {
   size_t node;
-  size_t spec;       // the spec whose partition computed the node's value
+  size_t side;       // the side (PartitionSide, by index) whose partition computed the node's value
   bool host;         // the node is in a host partition (which is never charged)
   size_t partition;  // while the node has an uncovered producer: its partition's first inside node; else kNone
   bool operator==(const BoundaryEntry& other) const = default;
@@ -70,8 +81,8 @@ struct DijkstraInput {
   const std::vector<std::vector<size_t>>& starting_at;
   CostEstimator& estimator;
   const SearchOptions& options;  // its transition penalty, when set, puts the boundary in the key
-  const std::map<std::string, size_t>* spec_index = nullptr;
-  std::vector<std::string> spec_names;  // by spec index
+  const std::vector<size_t>* side_of_candidate = nullptr;  // index into `sides`, per candidate
+  std::vector<PartitionSide> sides;
   std::function<bool(size_t)> allowed;      // unset: every candidate
   std::function<double(size_t)> surcharge;  // unset: none
 };
@@ -86,16 +97,17 @@ const BoundaryEntry* FindEntry(const std::vector<BoundaryEntry>& boundary, size_
 // `covered`), and the boundary of the new state. An edge between the candidate and a covered
 // node is charged now; one to a node still uncovered is charged when that node is placed.
 double StepBoundary(const DijkstraInput& input, const State& from, const IndexSet& covered,
-                    const CandidatePartition& candidate, std::vector<BoundaryEntry>& boundary) {
+                    size_t candidate_index, std::vector<BoundaryEntry>& boundary) {
   const DataflowGraph& graph = input.graph;
-  const size_t spec = input.spec_index->at(candidate.spec_name());
+  const CandidatePartition& candidate = input.candidates[candidate_index];
+  const size_t side = input.side_of_candidate->at(candidate_index);
   const bool host = candidate.spec_name() == input.options.host_spec;
   const std::vector<size_t> inside = candidate.sub_graph().inside().ToVector();
 
-  // The new nodes' entries, in node order; a host node passes on its one producer's spec.
+  // The new nodes' entries, in node order; a host node passes on its one producer's side.
   std::vector<BoundaryEntry> added;
   for (size_t node : inside) {
-    size_t value_spec = spec;
+    size_t value_side = side;
     if (host) {
       const std::vector<size_t>& producers = graph.node(node).inputs;
       const BoundaryEntry* producer = nullptr;
@@ -103,32 +115,38 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
         producer = FindEntry(added, producers[0]);
         if (producer == nullptr) producer = FindEntry(from.boundary, producers[0]);
       }
-      value_spec = producer != nullptr ? producer->spec : kNone;
+      value_side = producer != nullptr ? producer->side : kNone;
     }
-    added.push_back(BoundaryEntry{node, value_spec, host, host ? kNone : candidate.sub_graph().first_inside()});
+    added.push_back(BoundaryEntry{node, value_side, host, host ? kNone : candidate.sub_graph().first_inside()});
   }
 
   double penalty = 0;
   if (!host) {
     const auto& charge = input.options.transition_penalty;
+    const PartitionSide& this_side = input.sides[side];
     for (size_t value : candidate.sub_graph().input().ToVector()) {
+      if (graph.node(value).expr->kind() == ExprKind::kVar) {
+        penalty += charge(kModelSide, this_side, value, graph);
+        continue;
+      }
       const BoundaryEntry* producer = FindEntry(from.boundary, value);
-      if (producer != nullptr && producer->spec != spec) {
-        penalty += charge(input.spec_names[producer->spec], candidate.spec_name(), value, graph);
+      if (producer != nullptr && producer->side != side) {
+        penalty += charge(input.sides[producer->side], this_side, value, graph);
       }
     }
     for (size_t value : inside) {
+      if (IsModelResult(graph, value)) penalty += charge(this_side, kModelSide, value, graph);
       std::vector<size_t> charged_partitions;
       for (size_t consumer : graph.node(value).outputs) {
         if (candidate.sub_graph().inside()[consumer] || !from.covered[consumer]) continue;
         const BoundaryEntry* entry = FindEntry(from.boundary, consumer);
-        if (entry == nullptr || entry->host || entry->spec == spec) continue;
+        if (entry == nullptr || entry->host || entry->side == side) continue;
         if (std::find(charged_partitions.begin(), charged_partitions.end(), entry->partition) !=
             charged_partitions.end()) {
           continue;
         }
         charged_partitions.push_back(entry->partition);
-        penalty += charge(candidate.spec_name(), input.spec_names[entry->spec], value, graph);
+        penalty += charge(this_side, input.sides[entry->side], value, graph);
       }
     }
   }
@@ -136,7 +154,7 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
   // Keep the covered nodes that still touch an uncovered one.
   boundary.clear();
   auto keep = [&](BoundaryEntry entry) {
-    if (entry.spec == kNone) return;
+    if (entry.side == kNone) return;
     const DataflowNode& node = graph.node(entry.node);
     const bool waits = std::any_of(node.inputs.begin(), node.inputs.end(), [&](size_t n) { return !covered[n]; });
     const bool feeds = std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t n) { return !covered[n]; });
@@ -170,7 +188,7 @@ struct StateKeyHash {
     size_t hash = key.covered->Hash();
     if (keying == StateKeying::kCoveredOnly) return hash;
     for (const BoundaryEntry& entry : *key.boundary) {
-      hash = HashCombine(hash, HashCombine(HashCombine(entry.node, entry.spec), entry.partition));
+      hash = HashCombine(hash, HashCombine(HashCombine(entry.node, entry.side), entry.partition));
     }
     return hash;
   }
@@ -274,7 +292,7 @@ bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::u
       IndexSet covered = states[state_index].covered | candidate.sub_graph().inside();
       std::vector<BoundaryEntry> boundary;
       if (penalized) {
-        edge += Cost::Seconds(StepBoundary(input, states[state_index], covered, candidate, boundary));
+        edge += Cost::Seconds(StepBoundary(input, states[state_index], covered, c, boundary));
       }
       const Cost cost = states[state_index].cost + edge;
       auto found = state_of.find(StateKey{&covered, &boundary});
@@ -375,19 +393,21 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
   }
   const std::vector<std::vector<size_t>> starting_at = IndexByFirstInside(graph, candidates);
   IndexSet coverable = initial;
-  std::map<std::string, size_t> spec_index;
+  std::vector<PartitionSide> sides;
+  std::vector<size_t> side_of_candidate;
   for (const CandidatePartition& candidate : candidates) {
     coverable |= candidate.sub_graph().inside();
-    spec_index.emplace(candidate.spec_name(), spec_index.size());
+    const PartitionSide side{candidate.spec_name(), candidate.boundary_layout()};
+    auto found = std::find(sides.begin(), sides.end(), side);
+    side_of_candidate.push_back(static_cast<size_t>(found - sides.begin()));
+    if (found == sides.end()) sides.push_back(side);
   }
   if (std::optional<size_t> missing = coverable.FirstOutside()) {
     throw Error("Collage: no partition spec accepts " + DescribeNode(graph, *missing) +
                 "; specs tried: " + JoinNames(spec_names));
   }
 
-  std::vector<std::string> names_by_index(spec_index.size());
-  for (const auto& [name, index] : spec_index) names_by_index[index] = name;
-  DijkstraInput input{graph, candidates, starting_at, estimator, options, &spec_index, std::move(names_by_index),
+  DijkstraInput input{graph, candidates, starting_at, estimator, options, &side_of_candidate, std::move(sides),
                       nullptr, nullptr};
   size_t farthest_uncovered = 0;
   const bool complete = SearchWithinBudget(input, initial, result, farthest_uncovered);

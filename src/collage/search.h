@@ -3,8 +3,8 @@
 //
 // A state is the set of covered nodes (parameters are covered from the start) plus, when a
 // transition penalty is given, what the penalties still to come depend on: for each covered
-// node next to an uncovered one, the spec that computed its value and, while it still waits
-// for an input, which partition holds it. From a state only candidates that contain the
+// node next to an uncovered one, the side (spec and boundary layout) that computed its value
+// and, while it still waits for an input, which partition holds it. From a state only candidates that contain the
 // first uncovered node and are disjoint from the covered set are tried, so each placement is
 // reached in one canonical order. Edge cost = the candidate's cost + the penalties of the
 // dataflow edges between it and the covered nodes. Candidates whose cost is Invalid or
@@ -29,23 +29,34 @@
 #include "collage/candidate_partition.h"
 #include "collage/cost_estimator.h"
 #include "collage/partition_rule.h"
+#include "support/tensor_format.h"
 
 namespace collage {
 
+// One side of a dataflow edge between partitions: the partition's spec and the layout its
+// boundary takes (backend/boundary_layout.h). The model's parameters and results are the side
+// {"", plain}.
+struct PartitionSide {
+  std::string spec;
+  Layout layout = Layout::kPlain;
+  bool operator==(const PartitionSide& other) const = default;
+};
+
 struct SearchOptions {
-  // Seconds added for handing the value of node `value`, computed by a partition of spec
-  // `producer`, to a partition of another spec `consumer`; charged once per value and
-  // consuming partition, never for parameters or for host partitions. Unset: no penalty.
-  std::function<double(const std::string& producer, const std::string& consumer, size_t value,
+  // Seconds added for handing the value of node `value` from a partition of side `producer`
+  // to a partition of another side `consumer`: charged once per value and consuming
+  // partition, from the model's side for parameters and to it for the body's results; never
+  // for constants or host partitions. Unset: no penalty.
+  std::function<double(const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                        const DataflowGraph& graph)>
       transition_penalty;
   // The most `transition_penalty` may charge for handing over node `value`, whatever the two
-  // specs. Optional; when set, states that cannot beat another with the same covered set are
+  // sides. Optional; when set, states that cannot beat another with the same covered set are
   // dropped (the result stays exact).
   std::function<double(size_t value, const DataflowGraph& graph)> transition_penalty_bound;
   // The spec of the candidates that compute nothing (tuples, projections, constants; "" for
   // none). Handing values to them costs nothing, and a node of theirs with one producer (a
-  // projection) passes on the spec of that producer's value.
+  // projection) passes on the side of that producer's value.
   std::string host_spec;
   // The most states one search may create (about 250 bytes each plus the covered set's bits
   // and the boundary). Past it the exact search with a penalty falls back to the covered-set

@@ -104,6 +104,8 @@ inline constexpr const char* kComposite = "Composite";            // string: pat
 inline constexpr const char* kCompiler = "Compiler";              // string: backend name
 inline constexpr const char* kGlobalSymbol = "global_symbol";     // string: unique name
 inline constexpr const char* kPartitionedFromPattern = "PartitionedFromPattern";
+// string: the layout of a partition's rank-4 parameters and results ("nhwc"); absent: plain
+inline constexpr const char* kBoundaryLayout = "BoundaryLayout";
 }  // namespace attr
 
 // A closed function: its body refers only to its own parameters (and constants).

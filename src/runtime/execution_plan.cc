@@ -1,8 +1,10 @@
 #include "runtime/execution_plan.h"
 
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 
+#include "backend/boundary_layout.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 
@@ -35,7 +37,7 @@ class PlanBuilder {
       if (slots_of_.count(node.get())) continue;
       Lower(node);
     }
-    plan_.results = slots_of_.at(function->body.get());
+    for (size_t slot : slots_of_.at(function->body.get())) plan_.results.push_back(InLayout(slot, Layout::kPlain));
     plan_.result_type = function->body->checked_type();
     return std::move(plan_);
   }
@@ -50,6 +52,22 @@ class PlanBuilder {
   size_t AddSlot(TensorSlot slot) {
     plan_.slots.push_back(std::move(slot));
     return plan_.slots.size() - 1;
+  }
+
+  // `slot`, or a slot holding its value in `layout` written by a conversion step (added once).
+  size_t InLayout(size_t slot, Layout layout) {
+    const TensorSlot& source = plan_.slots[slot];
+    if (LayoutsShareBytes(source.shape, source.layout, layout)) return slot;
+    const auto [converted, inserted] = converted_.try_emplace({slot, layout}, plan_.slots.size());
+    if (!inserted) return converted->second;
+    TensorSlot target{TensorSlot::Source::kActivation, source.dtype, source.shape, 0, {}, layout};
+    ExecutionStep step;
+    step.global_symbol = "convert_" + std::to_string(next_conversion_++);
+    step.inputs = {slot};
+    step.outputs = {AddSlot(std::move(target))};
+    step.layout = layout;
+    plan_.steps.push_back(std::move(step));
+    return converted->second;
   }
 
   void Lower(const Expr& node) {
@@ -100,12 +118,17 @@ class PlanBuilder {
       step.backend = partition->attrs.GetString(attr::kCompiler);
       step.global_symbol = partition->attrs.Has(attr::kGlobalSymbol) ? partition->attrs.GetString(attr::kGlobalSymbol)
                                                                       : step.backend + "_partition";
+      try {
+        step.layout = BoundaryLayoutOf(step.function);
+      } catch (const Error& error) {
+        throw Error("partition " + step.global_symbol + ": " + error.what());
+      }
       for (const Expr& arg : call->args) {
         const std::vector<size_t>& arg_slots = slots_of_.at(arg.get());
         if (!AsTensorType(arg->checked_type())) {
           throw Error("partition " + step.global_symbol + " takes a tuple argument; partitions take tensors only");
         }
-        step.inputs.push_back(arg_slots.at(0));
+        step.inputs.push_back(InLayout(arg_slots.at(0), step.layout));
       }
     } else {
       step.global_symbol = "host_" + std::to_string(next_host_++);
@@ -113,7 +136,7 @@ class PlanBuilder {
     }
     std::vector<size_t>& outputs = slots_of_[call.get()];
     for (const TensorTypeNode* type : FlattenedTypes(call->checked_type())) {
-      outputs.push_back(AddSlot({TensorSlot::Source::kActivation, type->dtype, type->shape, 0, {}}));
+      outputs.push_back(AddSlot({TensorSlot::Source::kActivation, type->dtype, type->shape, 0, {}, step.layout}));
     }
     step.outputs = outputs;
     plan_.steps.push_back(std::move(step));
@@ -134,7 +157,7 @@ class PlanBuilder {
       Var param = MakeVar("p" + std::to_string(params.size()), arg->checked_type());
       params.push_back(param);
       args.push_back(param);
-      step.inputs.push_back(slots_of_.at(arg.get()).at(0));
+      step.inputs.push_back(InLayout(slots_of_.at(arg.get()).at(0), Layout::kPlain));
     }
     Function function = MakeFunction(params, MakeCall(call.callee, args, call.attrs));
     InferType(function);
@@ -143,7 +166,9 @@ class PlanBuilder {
 
   ExecutionPlan plan_;
   std::unordered_map<const ExprNode*, std::vector<size_t>> slots_of_;
+  std::map<std::pair<size_t, Layout>, size_t> converted_;  // (slot, layout) -> the converted slot
   size_t next_host_ = 0;
+  size_t next_conversion_ = 0;
 };
 
 }  // namespace

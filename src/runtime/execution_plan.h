@@ -8,8 +8,14 @@
 //   a partition: a call to a function with Compiler=<backend>, compiled as it is;
 //   a host call: any other call (an op outside every partition, a function without Compiler),
 //     wrapped in a function of its own (constant operands inlined) named host_<n>, compiled by
-//     the universal fallback backend.
-// Invariant: steps are in a dependency order, and each step's inputs are produced earlier.
+//     the universal fallback backend;
+//   a conversion: a slot's buffer rewritten in another layout, named convert_<n>.
+// Each slot's buffer is in a layout: a partition's results in its boundary layout, everything
+// else plain. Where a step reads a slot in a layout whose bytes differ, a conversion step
+// before it writes a new slot in that layout (once per slot and layout), and so does one for
+// the function's results.
+// Invariant: steps are in a dependency order, and each step's inputs are produced earlier;
+// each input slot's layout has the bytes its step expects.
 #pragma once
 
 #include <string>
@@ -18,6 +24,7 @@
 #include "ir/expr.h"
 #include "runtime/memory_planner.h"
 #include "support/tensor.h"
+#include "support/tensor_format.h"
 
 namespace collage {
 
@@ -28,16 +35,21 @@ struct TensorSlot {
   Shape shape;
   size_t argument = 0;  // kArgument: index among the flattened arguments
   Tensor constant;      // kConstant
+  Layout layout = Layout::kPlain;  // of its buffer; `shape` is the logical shape
 
   size_t NumBytes() const { return static_cast<size_t>(NumElements(shape)) * DTypeSize(dtype); }
+  Shape PhysicalShape() const { return collage::PhysicalShape(shape, layout); }
 };
 
 struct ExecutionStep {
-  Function function;           // what is compiled: the partition, or the wrapped host call
-  std::string backend;         // the Compiler attribute; empty for a host call
-  std::string global_symbol;   // the partition's global_symbol, or host_<n>
-  std::vector<size_t> inputs;  // one slot per parameter of `function`
-  std::vector<size_t> outputs; // the slots of the function's result, flattened
+  Function function;           // what is compiled: the partition, or the wrapped host call; null for a conversion
+  std::string backend;         // the Compiler attribute; empty for a host call or a conversion
+  std::string global_symbol;   // the partition's global_symbol, host_<n> or convert_<n>
+  std::vector<size_t> inputs;  // one slot per parameter of `function`; a conversion: its source
+  std::vector<size_t> outputs; // the slots of the function's result, flattened; a conversion: its target
+  Layout layout = Layout::kPlain;  // the boundary layout its inputs and outputs are in; a conversion: the target's
+
+  bool IsConversion() const { return function == nullptr; }
 };
 
 struct ExecutionPlan {

@@ -7,6 +7,7 @@
 #include "ir/type_inference.h"
 #include "runtime/execution_plan.h"
 #include "runtime/invoke_executable.h"
+#include "runtime/layout_conversion_executable.h"
 
 namespace collage {
 
@@ -25,12 +26,21 @@ struct Executor::State {
 
 namespace {
 
+// The profiler's name for the steps that convert layouts.
+constexpr const char* kConversionBackendName = "convert";
+
 void CompileSteps(const ExecutionPlan& plan, const BackendRegistry& registry, const ExecutorOptions& options,
                   std::vector<std::shared_ptr<Executable>>& executables, std::vector<std::string>& backend_of_step) {
   std::map<std::string, std::vector<size_t>> steps_of_backend;
   executables.resize(plan.steps.size());
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const ExecutionStep& step = plan.steps[i];
+    if (step.IsConversion()) {
+      const TensorSlot& source = plan.slots[step.inputs[0]];
+      executables[i] = MakeLayoutConversionExecutable(source.shape, source.layout, step.layout);
+      backend_of_step[i] = kConversionBackendName;
+      continue;
+    }
     backend_of_step[i] = step.backend.empty() ? registry.UniversalFallback()->name() : step.backend;
     if (options.cache != nullptr) {
       executables[i] = options.cache->Find(backend_of_step[i], step.function, options.compile);
@@ -104,7 +114,7 @@ Executor::Executor(const Module& module, const BackendRegistry& registry, const 
     if (slot.source == TensorSlot::Source::kConstant) state.slot_tensors[i] = slot.constant;
     if (slot.source == TensorSlot::Source::kActivation) {
       state.slot_tensors[i] =
-          Tensor::Borrow(slot.dtype, slot.shape, arena_bytes + state.memory.offsets[activation_of_slot[i]]);
+          Tensor::Borrow(slot.dtype, slot.PhysicalShape(), arena_bytes + state.memory.offsets[activation_of_slot[i]]);
     }
   }
 
@@ -113,7 +123,8 @@ Executor::Executor(const Module& module, const BackendRegistry& registry, const 
     for (size_t i = 0; i < state.plan.steps.size(); ++i) {
       const ExecutionStep& step = state.plan.steps[i];
       state.profile_index.push_back(
-          state.profiler->Add({step.global_symbol, backend_of_step[i], CountOpCalls(step.function)}));
+          state.profiler->Add({step.global_symbol, backend_of_step[i],
+                               step.IsConversion() ? 0 : CountOpCalls(step.function)}));
     }
   }
 }
@@ -154,7 +165,14 @@ Value Executor::Run(const std::vector<Value>& arguments) {
     const ExecutionStep& step = state.plan.steps[i];
     inputs.clear();
     outputs.clear();
-    for (size_t slot : step.inputs) inputs.push_back(state.slot_tensors[slot]);
+    for (size_t slot : step.inputs) {
+      // A slot whose bytes are the same in the step's layout is passed with the step's shape (a
+      // conversion reads its source as it is).
+      const TensorSlot& source = state.plan.slots[slot];
+      const Shape expected = step.IsConversion() ? source.PhysicalShape() : PhysicalShape(source.shape, step.layout);
+      const Tensor& tensor = state.slot_tensors[slot];
+      inputs.push_back(tensor.shape() == expected ? tensor : tensor.Reshaped(expected));
+    }
     for (size_t slot : step.outputs) outputs.push_back(state.slot_tensors[slot]);
     const auto start = std::chrono::steady_clock::now();
     try {
@@ -166,7 +184,9 @@ Value Executor::Run(const std::vector<Value>& arguments) {
   }
 
   std::vector<Tensor> results;
-  for (size_t slot : state.plan.results) results.push_back(state.slot_tensors[slot].Clone());
+  for (size_t slot : state.plan.results) {
+    results.push_back(state.slot_tensors[slot].Clone().Reshaped(state.plan.slots[slot].shape));
+  }
   for (size_t i = 0; i < state.plan.slots.size(); ++i) {
     if (state.plan.slots[i].source == TensorSlot::Source::kArgument) state.slot_tensors[i] = Tensor();
   }

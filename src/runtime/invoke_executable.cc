@@ -1,7 +1,9 @@
 #include "runtime/invoke_executable.h"
 
+#include "backend/boundary_layout.h"
 #include "ir/type_inference.h"
 #include "support/error.h"
+#include "support/layout_conversion.h"
 
 namespace collage {
 namespace {
@@ -36,6 +38,13 @@ std::vector<Tensor> AllocateFlattened(const Type& type) {
   return tensors;
 }
 
+std::vector<Tensor> AllocateResults(const Function& function) {
+  std::vector<Tensor> tensors = AllocateFlattened(function->body->checked_type());
+  const std::vector<Shape> shapes = BoundaryResultShapes(function);
+  for (size_t i = 0; i < tensors.size(); ++i) tensors[i] = tensors[i].Reshaped(shapes[i]);
+  return tensors;
+}
+
 Value Unflatten(const Type& type, const std::vector<Tensor>& tensors) {
   size_t next = 0;
   Value value = Rebuild(type, tensors, next);
@@ -49,6 +58,7 @@ Value InvokeExecutable(Executable& executable, const Function& function, const s
     throw Error("expected " + std::to_string(function->params.size()) + " arguments, got " +
                 std::to_string(args.size()));
   }
+  const Layout layout = BoundaryLayoutOf(function);
   std::vector<Tensor> inputs;
   for (size_t i = 0; i < args.size(); ++i) {
     const TensorTypeNode* expected = AsTensorType(function->params[i]->checked_type());
@@ -59,11 +69,15 @@ Value InvokeExecutable(Executable& executable, const Function& function, const s
       throw Error("parameter %" + name + ": expected " + TypeToString(function->params[i]->checked_type()) +
                   ", got " + TypeToString(TensorType(tensor.dtype(), tensor.shape())));
     }
-    inputs.push_back(tensor);
+    Tensor input = Tensor::Zeros(tensor.dtype(), PhysicalShape(tensor.shape(), layout));
+    ConvertLayout(tensor, Layout::kPlain, input, layout, tensor.shape());
+    inputs.push_back(std::move(input));
   }
-  std::vector<Tensor> outputs = AllocateFlattened(function->body->checked_type());
+  std::vector<Tensor> outputs = AllocateResults(function);
   executable.Run(inputs, outputs);
-  return Unflatten(function->body->checked_type(), outputs);
+  std::vector<Tensor> results = AllocateFlattened(function->body->checked_type());
+  for (size_t i = 0; i < results.size(); ++i) ConvertLayout(outputs[i], layout, results[i], Layout::kPlain, results[i].shape());
+  return Unflatten(function->body->checked_type(), results);
 }
 
 }  // namespace collage

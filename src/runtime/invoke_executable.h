@@ -11,11 +11,14 @@ namespace collage {
 
 // Zero-filled tensors for `type` with tuples flattened depth-first.
 std::vector<Tensor> AllocateFlattened(const Type& type);
+// Zero-filled buffers for a partition function's flattened results, in its boundary layout.
+std::vector<Tensor> AllocateResults(const Function& function);
 // Rebuilds a value of `type` from its flattened tensors (the inverse of Value::Flatten).
 Value Unflatten(const Type& type, const std::vector<Tensor>& tensors);
 
 // Runs `executable`, compiled from the type-checked `function`, on one tensor value per
-// parameter. Throws Error when an argument is a tuple or has the wrong type.
+// parameter, converting the arguments into the function's boundary layout and the results
+// back to plain. Throws Error when an argument is a tuple or has the wrong type.
 Value InvokeExecutable(Executable& executable, const Function& function, const std::vector<Value>& args);
 
 }  // namespace collage

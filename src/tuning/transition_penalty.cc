@@ -1,49 +1,92 @@
 #include "tuning/transition_penalty.h"
 
-#include <cstring>
-#include <vector>
+#include <algorithm>
 
+#include "runtime/device_fingerprint.h"
 #include "support/error.h"
-#include "support/statistics.h"
+#include "support/layout_conversion.h"
+#include "support/tensor.h"
 #include "tuning/measurement.h"
 
 namespace collage {
 namespace {
 
-constexpr size_t kCopyBytes = size_t{64} << 20;  // beyond any last-level cache here
+// Bumped when the conversion kernel changes, so older measurements are not reused.
+constexpr const char* kConversionKernelVersion = "1";
+
+template <typename Visit>
+void ForEachTensorType(const Type& type, const Visit& visit) {
+  if (const TupleTypeNode* tuple = AsTupleType(type)) {
+    for (const Type& field : tuple->fields) ForEachTensorType(field, visit);
+  } else if (const TensorTypeNode* tensor = AsTensorType(type)) {
+    visit(*tensor);
+  }
+}
 
 }  // namespace
 
-double MeasureCopyBandwidth() {
-  std::vector<char> source(kCopyBytes, 1), destination(kCopyBytes, 0);
+decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(ConversionCost cost) {
+  Check(static_cast<bool>(cost), "ConversionTransitionPenalty: no conversion cost");
+  return [cost = std::move(cost)](const PartitionSide& producer, const PartitionSide& consumer, size_t value,
+                                  const DataflowGraph& graph) {
+    const Expr& expr = graph.node(value).expr;
+    if (expr->kind() == ExprKind::kConstant || producer.layout == consumer.layout) return 0.0;
+    double seconds = 0;
+    ForEachTensorType(expr->checked_type(), [&](const TensorTypeNode& tensor) {
+      if (!LayoutsShareBytes(tensor.shape, producer.layout, consumer.layout)) {
+        seconds += cost(tensor.shape, tensor.dtype, producer.layout, consumer.layout);
+      }
+    });
+    return seconds;
+  };
+}
+
+decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost) {
+  Check(static_cast<bool>(cost), "ConversionTransitionPenaltyBound: no conversion cost");
+  return [cost = std::move(cost)](size_t value, const DataflowGraph& graph) {
+    const Expr& expr = graph.node(value).expr;
+    if (expr->kind() == ExprKind::kConstant) return 0.0;
+    double seconds = 0;
+    ForEachTensorType(expr->checked_type(), [&](const TensorTypeNode& tensor) {
+      if (!LayoutsShareBytes(tensor.shape, Layout::kPlain, Layout::kChannelsLast)) {
+        seconds += std::max(cost(tensor.shape, tensor.dtype, Layout::kPlain, Layout::kChannelsLast),
+                            cost(tensor.shape, tensor.dtype, Layout::kChannelsLast, Layout::kPlain));
+      }
+    });
+    return seconds;
+  };
+}
+
+double MeasureConversion(const Shape& shape, DType dtype, Layout from, Layout to) {
+  const Tensor source = Tensor::Random(dtype, PhysicalShape(shape, from), /*seed=*/1);
+  Tensor target = Tensor::Zeros(dtype, PhysicalShape(shape, to));
   MeasurementOptions options;
   options.warmup_runs = 1;
   options.min_runs = 5;
-  options.max_runs = 9;
-  options.budget_seconds = 0.05;
-  const Measurement measurement =
-      MeasureRepeatedly([&] { std::memcpy(destination.data(), source.data(), kCopyBytes); }, options);
-  Check(measurement.median_seconds > 0, "measuring the copy bandwidth: a copy took no time");
-  return static_cast<double>(kCopyBytes) / measurement.median_seconds;
+  options.max_runs = 25;
+  options.budget_seconds = 0.01;
+  return MeasureRepeatedly([&] { ConvertLayout(source, from, target, to, shape); }, options).median_seconds;
 }
 
-double ValueBytes(const DataflowGraph& graph, size_t value) {
-  const Expr& expr = graph.node(value).expr;
-  return expr->kind() == ExprKind::kConstant ? 0.0 : TypeBytes(expr->checked_type());
+double MeasuredConversionCosts::Seconds(const Shape& shape, DType dtype, Layout from, Layout to) {
+  const auto key = std::make_tuple(shape, dtype, from, to);
+  if (auto found = known_.find(key); found != known_.end()) return found->second;
+  const std::string name = std::string("layout_conversion_seconds v") + kConversionKernelVersion + " " +
+                           LayoutName(from) + "->" + LayoutName(to) + " " + std::string(DTypeName(dtype)) +
+                           ShapeToString(shape);
+  std::optional<double> seconds;
+  const std::string device = database_ != nullptr ? DeviceFingerprint() : "";
+  if (database_ != nullptr) seconds = database_->LookupDeviceValue(device, name);
+  if (!seconds) {
+    seconds = MeasureConversion(shape, dtype, from, to);
+    if (database_ != nullptr) database_->StoreDeviceValue(device, name, *seconds);
+  }
+  known_.emplace(key, *seconds);
+  return *seconds;
 }
 
-decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second) {
-  Check(bytes_per_second > 0, "the copy bandwidth must be positive");
-  return [bytes_per_second](const std::string&, const std::string&, size_t value, const DataflowGraph& graph) {
-    return ValueBytes(graph, value) / bytes_per_second;
-  };
-}
-
-decltype(SearchOptions::transition_penalty_bound) CopyTransitionPenaltyBound(double bytes_per_second) {
-  Check(bytes_per_second > 0, "the copy bandwidth must be positive");
-  return [bytes_per_second](size_t value, const DataflowGraph& graph) {
-    return ValueBytes(graph, value) / bytes_per_second;
-  };
+ConversionCost MeasuredConversionCosts::AsFunction() {
+  return [this](const Shape& shape, DType dtype, Layout from, Layout to) { return Seconds(shape, dtype, from, to); };
 }
 
 }  // namespace collage

@@ -1,32 +1,52 @@
-// The transition penalty of measured tuning (DESIGN §8): what handing tensors from one
-// backend to another costs, beyond the partitions' own measured times.
+// The transition penalty of measured tuning: what handing a value from one partition to
+// another costs beyond the partitions' own measured times.
 //
-// Each partition's measured time already includes its own layout conversions (a backend
-// preferring NHWC converts at its edges inside its executable), so what is left is the
-// hand-over itself: modelled as copying the value once, at the copy bandwidth measured on
-// this machine. The search charges it on every dataflow edge from a partition of one backend
-// to a partition of another (once per value and consuming partition); a projection passes on
-// the backend of the partition that computed its tuple, and parameters and constants cost
-// nothing.
+// Each candidate is measured with its boundary in its own layout (backend/boundary_layout.h)
+// and no conversion at its edges, so what is left is converting a value where the producer's
+// boundary layout and the consumer's differ (the model's parameters and results are plain):
+// a conversion kernel (support/layout_conversion.h) measured per (shape, element type, from,
+// to) on this machine and kept in the cost database. Values whose bytes agree in both layouts,
+// and constants, cost nothing.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "collage/search.h"
+#include "runtime/cost_database.h"
+#include "support/dtype.h"
+#include "support/shape.h"
+#include "support/tensor_format.h"
 
 namespace collage {
 
-// Bytes per second of memcpy between two buffers larger than the last-level cache, the
-// median of a few copies (reads and writes each byte once: bytes copied / time).
-double MeasureCopyBandwidth();
+// Seconds to convert a tensor of logical shape `shape` between two layouts whose bytes differ.
+using ConversionCost = std::function<double(const Shape& shape, DType dtype, Layout from, Layout to)>;
 
-// The bytes of node `value`'s tensor (summed over a tuple's fields); 0 for a constant.
-double ValueBytes(const DataflowGraph& graph, size_t value);
+// The search's penalty: the conversion of every tensor of node `value` (each field of a tuple)
+// from the producer's layout to the consumer's; 0 where the bytes agree and for constants.
+decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(ConversionCost cost);
+// Its bound per value: the dearer of the two directions between plain and channels-last.
+decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost);
 
-// The search's penalty: ValueBytes / bytes_per_second, whatever the two specs.
-decltype(SearchOptions::transition_penalty) CopyTransitionPenalty(double bytes_per_second);
-// Its bound per value, which is the penalty itself.
-decltype(SearchOptions::transition_penalty_bound) CopyTransitionPenaltyBound(double bytes_per_second);
+// Conversion times measured on this machine with the conversion kernel (the median of a few
+// runs), looked up first in the database (per device) and stored there, and remembered.
+class MeasuredConversionCosts {
+ public:
+  // Keeps a pointer to `database` (may be null: measured and remembered only).
+  explicit MeasuredConversionCosts(CostDatabase* database) : database_(database) {}
+  double Seconds(const Shape& shape, DType dtype, Layout from, Layout to);
+  // A ConversionCost calling Seconds on this object, which must outlive it.
+  ConversionCost AsFunction();
+
+ private:
+  CostDatabase* database_;
+  std::map<std::tuple<Shape, DType, Layout, Layout>, double> known_;
+};
+
+// Times one conversion on this machine: the median of a few runs.
+double MeasureConversion(const Shape& shape, DType dtype, Layout from, Layout to);
 
 }  // namespace collage

@@ -334,8 +334,8 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   const CliResult partitioned = Run({"partition", model, "--backends", "reference", "-o", plan});
   ASSERT_EQ(partitioned.exit_code, 0) << partitioned.err;
   const std::string text = ReadFile(plan);
-  EXPECT_EQ(text.rfind("// collage plan 2\n// model: " + model + " ", 0), 0u) << text;
-  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// partition: reference_0 backend=reference ops=1 "
+  EXPECT_EQ(text.rfind("// collage plan 3\n// model: " + model + " ", 0), 0u) << text;
+  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// partition: reference_0 backend=reference layout=plain ops=1 "
                       "estimated_ms="),
             std::string::npos)
       << text;
@@ -353,8 +353,8 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   EXPECT_TRUE(refused.out.empty());
 
   WriteFile(plan, "def @main() { 1f }\n");
-  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 2'");
-  WriteFile(plan, "// collage plan 2\n// backends: reference\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 3'");
+  WriteFile(plan, "// collage plan 3\n// backends: reference\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":2: plan header: expected '// model: ...'");
   WriteFile(plan, text.substr(0, text.find("// partition: ")) + "// partition: reference_0 ops=x\n// total_ms: 1\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
@@ -372,7 +372,7 @@ TEST_F(CliTest, PartitionWithMeasuredCostsTunesOnceThenReadsTheDatabase) {
   EXPECT_NE(cold.out.find(" 0 from the database, "), std::string::npos) << cold.out;
   EXPECT_EQ(cold.out.find(" 0 measured"), std::string::npos) << cold.out;
   EXPECT_NE(cold.out.find("; cost database " + database + "\n"), std::string::npos) << cold.out;
-  EXPECT_NE(cold.out.find("\ntransition penalty: inputs copied at "), std::string::npos) << cold.out;
+  EXPECT_NE(cold.out.find("\ntransition penalty: layout conversions between partitions, measured"), std::string::npos) << cold.out;
   EXPECT_NE(ReadFile(plan).find("\n// cost: measured\n"), std::string::npos);
 
   const CliResult warm = Run(partition);

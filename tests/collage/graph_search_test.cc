@@ -340,8 +340,10 @@ TEST(GraphSearchTest, TheOpLevelPlacementWithoutTransitionPenaltyIsAFinalistAfte
     return EstimatedCost(graph, candidate);
   });
   PartitionOptions with_penalty;
-  with_penalty.search.transition_penalty = [](const std::string&, const std::string&, size_t,
-                                              const DataflowGraph&) { return 1e-3; };
+  with_penalty.search.transition_penalty = [](const PartitionSide& producer, const PartitionSide& consumer, size_t,
+                                              const DataflowGraph&) {
+    return producer.spec.empty() || consumer.spec.empty() ? 0.0 : 1e-3;
+  };
   const PlacementFitness fitness = FitnessOfOutlined(function, [](const Function&) { return 1.0; });
   const GraphSearchOptions options = SmallBudget(6);
   const GraphPartitionResult result =

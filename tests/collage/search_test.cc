@@ -17,10 +17,12 @@ namespace {
 using collage_testing::Declare;
 using collage_testing::GraphOf;
 
-// A deterministic pseudo-random cost in [1, 10) per (inside set, spec).
+// A deterministic pseudo-random cost in [1, 10) per (inside set, spec, boundary layout).
 Cost HashedCost(const DataflowGraph&, const CandidatePartition& candidate) {
+  const Layout layout = candidate.boundary_layout();
   std::mt19937_64 random(std::hash<std::string>{}(candidate.sub_graph().inside().ToString() + "/" +
-                                                   candidate.spec_name()));
+                                                   candidate.spec_name() +
+                                                   (layout == Layout::kPlain ? "" : LayoutName(layout))));
   return Cost::Seconds(std::uniform_real_distribution<double>(1.0, 10.0)(random));
 }
 
@@ -83,32 +85,49 @@ double BestCover(const DataflowGraph& graph, const std::vector<CandidatePartitio
 }
 
 // The transition penalties of a complete cover, straight from SearchOptions' definition: every
-// non-host partition pays for each input whose value a partition of another spec computed
-// (a host node passes on its one producer's spec; parameters have none).
+// non-host partition pays for each input whose value a partition of another side (spec and
+// boundary layout) computed, from the model's side for parameters (a host node passes on its
+// one producer's side; constants have none), and for each of its values that is (a field of)
+// the body's result, to the model's side.
 double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                         const std::vector<size_t>& chosen, const SearchOptions& options) {
+  const PartitionSide model_side{"", Layout::kPlain};
   std::vector<const CandidatePartition*> partition_of(graph.size(), nullptr);
   for (size_t c : chosen) {
     for (size_t node : candidates[c].sub_graph().inside().ToVector()) partition_of[node] = &candidates[c];
   }
-  std::vector<std::string> value_spec(graph.size());  // "": none
+  std::vector<std::optional<PartitionSide>> value_side(graph.size());
   for (const DataflowNode& node : graph.nodes()) {
     const CandidatePartition* partition = partition_of[node.index];
-    if (partition == nullptr) continue;
-    if (partition->spec_name() != options.host_spec) {
-      value_spec[node.index] = partition->spec_name();
+    if (node.expr->kind() == ExprKind::kVar) {
+      value_side[node.index] = model_side;
+    } else if (partition == nullptr) {
+      continue;
+    } else if (partition->spec_name() != options.host_spec) {
+      value_side[node.index] = PartitionSide{partition->spec_name(), partition->boundary_layout()};
     } else if (node.inputs.size() == 1) {
-      value_spec[node.index] = value_spec[node.inputs[0]];
+      value_side[node.index] = value_side[node.inputs[0]];
     }
   }
+  auto is_result = [&](size_t value) {
+    const DataflowNode& node = graph.node(value);
+    if (node.external && node.expr->kind() != ExprKind::kTuple) return true;
+    for (size_t consumer : node.outputs) {
+      if (graph.node(consumer).external && graph.node(consumer).expr->kind() == ExprKind::kTuple) return true;
+    }
+    return false;
+  };
   double total = 0;
   for (size_t c : chosen) {
-    const std::string& spec = candidates[c].spec_name();
-    if (spec == options.host_spec) continue;
+    if (candidates[c].spec_name() == options.host_spec) continue;
+    const PartitionSide side{candidates[c].spec_name(), candidates[c].boundary_layout()};
     for (size_t value : candidates[c].sub_graph().input().ToVector()) {
-      if (!value_spec[value].empty() && value_spec[value] != spec) {
-        total += options.transition_penalty(value_spec[value], spec, value, graph);
+      if (value_side[value] && !(*value_side[value] == side)) {
+        total += options.transition_penalty(*value_side[value], side, value, graph);
       }
+    }
+    for (size_t value : candidates[c].sub_graph().inside().ToVector()) {
+      if (is_result(value)) total += options.transition_penalty(side, model_side, value, graph);
     }
   }
   return total;
@@ -191,15 +210,15 @@ TEST(SearchTest, InvalidCandidatesAreSkipped) {
 SearchOptions ValueDependentPenalty() {
   SearchOptions options;
   options.host_spec = "host";
-  options.transition_penalty = [](const std::string& producer, const std::string& consumer, size_t value,
+  options.transition_penalty = [](const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                                   const DataflowGraph&) {
-    EXPECT_NE(producer, consumer);
-    EXPECT_NE(producer, "host");
-    EXPECT_NE(consumer, "host");
-    return 0.5 + 0.75 * static_cast<double>(value % 4);
+    EXPECT_FALSE(producer == consumer);
+    EXPECT_NE(producer.spec, "host");
+    EXPECT_NE(consumer.spec, "host");
+    return 0.5 + 0.75 * static_cast<double>(value % 4) + (producer.layout != consumer.layout ? 0.6 : 0.0);
   };
   options.transition_penalty_bound = [](size_t value, const DataflowGraph&) {
-    return 0.5 + 0.75 * static_cast<double>(value % 4);
+    return 0.5 + 0.75 * static_cast<double>(value % 4) + 0.6;
   };
   return options;
 }
@@ -224,6 +243,58 @@ TEST(SearchTest, DijkstraWithTransitionPenaltiesMatchesExhaustiveEnumeration) {
   EXPECT_GT(penalized_plans, 10u);  // the penalties do shape some optimal plans
 }
 
+// Specs offering channels-last boundaries next to plain ones, over rank-4 graphs: the search
+// keys on the layouts of the boundary values, so it stays exact with conversion costs.
+std::vector<PartitionSpec> SpecsWithLayouts() {
+  const SubGraphConfig shallow{.max_exits = 1, .allow_taps = false, .max_depth = 3};
+  SupportDeclaration a = Declare("a", {"nn.relu", "add", "tanh", "multiply"});
+  a.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
+  SupportDeclaration generator;
+  generator.backend = "tvm";
+  generator.fuses_like_fuse_ops = true;
+  generator.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
+  return {MakeOpPredicateSpec(a, shallow),
+          MakeOpPredicateSpec(Declare("b", {"sigmoid", "negative", "abs", "subtract", "maximum", "add"}), shallow),
+          MakePartitionSpec(generator, shallow), MakeHostSpec()};
+}
+
+TEST(SearchTest, DijkstraWithBoundaryLayoutsMatchesExhaustiveEnumeration) {
+  const std::vector<PartitionSpec> specs = SpecsWithLayouts();
+  const SearchOptions options = ValueDependentPenalty();
+  size_t channels_last_plans = 0;
+  size_t channels_last_candidates = 0;
+  for (uint64_t seed = 1; seed <= 120; ++seed) {
+    const DataflowGraph graph =
+        GraphOf(testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 9), Shape{1, 2, 2, 2}));
+    const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
+    for (const CandidatePartition& candidate : candidates) {
+      channels_last_candidates += candidate.boundary_layout() == Layout::kChannelsLast;
+    }
+    MockCostEstimator estimator(HashedCost);
+    const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
+    const double best = BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
+      return PenaltiesOfCover(graph, candidates, chosen, options);
+    });
+    ASSERT_NEAR(result.total.seconds(), best, 1e-9 * best) << "seed " << seed;
+    for (const CandidatePartition& chosen : result.chosen) {
+      if (chosen.boundary_layout() == Layout::kChannelsLast) {
+        ++channels_last_plans;
+        break;
+      }
+    }
+  }
+  EXPECT_GT(channels_last_candidates, 100u);
+  EXPECT_GT(channels_last_plans, 10u);  // channels-last partitions do win some plans
+}
+
+// Plain [2, 3] tensors have the same bytes in every layout: no channels-last variant is offered.
+TEST(SearchTest, NoChannelsLastVariantWhereTheBytesAgree) {
+  const DataflowGraph graph = GraphOf(testing::MakeRandomDag(7, 6));
+  for (const CandidatePartition& candidate : AllCandidates(graph, SpecsWithLayouts())) {
+    EXPECT_EQ(candidate.boundary_layout(), Layout::kPlain) << candidate.ToString();
+  }
+}
+
 TEST(SearchTest, TransitionPenaltyFavoursStayingOnOneSpec) {
   const DataflowGraph graph = GraphOf(collage_testing::MakeUnaryChain());
   const SubGraphConfig singletons{.max_exits = 1, .allow_taps = false, .max_depth = 1};
@@ -238,7 +309,8 @@ TEST(SearchTest, TransitionPenaltyFavoursStayingOnOneSpec) {
   EXPECT_EQ(SearchOptimalPlacement(graph, AllCandidates(graph, specs), free_switching, {}).total.seconds(), 3.0);
   MockCostEstimator penalized(costs);
   SearchOptions options;
-  options.transition_penalty = [](const std::string&, const std::string&, size_t, const DataflowGraph&) { return 5.0; };
+  options.transition_penalty = [](const PartitionSide& producer, const PartitionSide& consumer, size_t,
+                                  const DataflowGraph&) { return producer.spec.empty() || consumer.spec.empty() ? 0.0 : 5.0; };
   const SearchResult result = SearchOptimalPlacement(graph, AllCandidates(graph, specs), penalized, {}, options);
   EXPECT_EQ(result.total.seconds(), 4.0);  // all on a: 1 + 2 + 1
   for (const CandidatePartition& chosen : result.chosen) EXPECT_EQ(chosen.spec_name(), "a");
@@ -261,9 +333,10 @@ TEST(SearchTest, TransitionPenaltyIsChargedAcrossHostNodesOnThePath) {
   SearchOptions options;
   options.host_spec = "host";
   std::vector<size_t> charged_values;
-  options.transition_penalty = [&](const std::string& producer, const std::string& consumer, size_t value,
+  options.transition_penalty = [&](const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                                    const DataflowGraph&) {
-    EXPECT_EQ(producer + ">" + consumer, "a>b");
+    if (producer.spec.empty() || consumer.spec.empty()) return 0.0;  // the model's parameters and results
+    EXPECT_EQ(producer.spec + ">" + consumer.spec, "a>b");
     charged_values.push_back(value);
     return 5.0;
   };
@@ -296,9 +369,10 @@ TEST(SearchTest, ProjectionsPassOnTheSpecOfTheirTuple) {
   for (const double penalty : {1.0, 5.0}) {
     SearchOptions options;
     options.host_spec = "host";
-    options.transition_penalty = [&](const std::string& producer, const std::string& consumer, size_t value,
+    options.transition_penalty = [&](const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                                      const DataflowGraph& g) {
-      EXPECT_EQ(producer + ">" + consumer, "a>b");
+      if (producer.spec.empty() || consumer.spec.empty()) return 0.0;  // the model's parameters and results
+      EXPECT_EQ(producer.spec + ">" + consumer.spec, "a>b");
       EXPECT_EQ(g.node(value).expr->kind(), ExprKind::kTupleGetItem);
       return penalty;
     };
@@ -401,7 +475,7 @@ TEST(SearchTest, ParallelBranchesStayWithinFewStatesAndExact) {
                                             MakeOpPredicateSpec(Declare("b", all_ops), shallow),
                                             MakeOpPredicateSpec(Declare("c", all_ops), shallow)};
   SearchOptions options;
-  options.transition_penalty = [](const std::string&, const std::string&, size_t, const DataflowGraph&) { return 0.3; };
+  options.transition_penalty = [](const PartitionSide&, const PartitionSide&, size_t, const DataflowGraph&) { return 0.3; };
   options.transition_penalty_bound = [](size_t, const DataflowGraph&) { return 0.3; };
   MockCostEstimator estimator(HashedCost);
   const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);

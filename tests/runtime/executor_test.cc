@@ -118,6 +118,47 @@ TEST(ExecutorTest, RunsHostCallsOnTheUniversalFallback) {
   EXPECT_EQ(rows[2].runs, 1u);
 }
 
+// A channels-last partition between plain ones: conversions where the layouts' bytes differ
+// (its input, its 4-D output read by a plain partition, the model's 4-D result), none for the
+// [2, 4, 1, 1] value whose bytes agree in both layouts.
+constexpr const char* kMixedLayoutModel = R"(
+def @main(%x: Tensor[(2, 4, 3, 5), f32]) {
+  %0 = fn (%p: Tensor[(2, 4, 3, 5), f32]) attrs(Compiler="fallback", Primitive=1, global_symbol="fallback_0") {
+    nn.relu(%p)
+  }
+  %1 = %0(%x)
+  %2 = fn (%q: Tensor[(2, 4, 3, 5), f32])
+      attrs(BoundaryLayout="nhwc", Compiler="fallback", Primitive=1, global_symbol="fallback_1") {
+    %10 = tanh(%q)
+    %11 = nn.global_avg_pool2d(%10)
+    (%10, %11)
+  }
+  %3 = %2(%1)
+  %4 = fn (%r: Tensor[(2, 4, 3, 5), f32], %s: Tensor[(2, 4, 1, 1), f32])
+      attrs(Compiler="fallback", Primitive=1, global_symbol="fallback_2") {
+    multiply(%r, %s)
+  }
+  %5 = %4(%3.0, %3.1)
+  (%5, %3.0)
+}
+)";
+
+TEST(ExecutorTest, ConvertsLayoutsOnlyWhereTheBytesDiffer) {
+  TestRegistry test;
+  ExecutorOptions options;
+  options.profile = true;
+  const Module model(testing::ParseMainFunction(kMixedLayoutModel));
+  Executor executor(model, test.registry, options);
+  const std::vector<Value> args = RandomArguments(model.main(), 9);
+  const Comparison comparison = CompareValues(executor.Run(args), Evaluate(model.main(), args));
+  EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
+  std::vector<std::string> steps;
+  for (const ProfileRow& row : executor.profiler()->Rows()) steps.push_back(row.call.global_symbol + "/" + row.call.backend);
+  // Into fallback_1's layout; back to plain once for fallback_2 and the result (one converted slot).
+  EXPECT_EQ(steps, (std::vector<std::string>{"fallback_0/fallback", "convert_0/convert", "fallback_1/fallback",
+                                             "convert_1/convert", "fallback_2/fallback"}));
+}
+
 TEST(ExecutorTest, ActivationArenaIsSmallerThanTheSumOnAChain) {
   TestRegistry test;
   const Function chain = testing::ParseMainFunction(R"(

@@ -20,10 +20,10 @@ const std::vector<std::string>& RandomGraphBinaryOps() {
   return ops;
 }
 
-Function MakeRandomDag(uint64_t seed, int num_ops) {
+Function MakeRandomDag(uint64_t seed, int num_ops, const Shape& shape) {
   std::mt19937_64 random(seed);
   auto pick = [&](size_t count) { return static_cast<size_t>(random() % count); };
-  const Type type = TensorType(DType::kF32, {2, 3});
+  const Type type = TensorType(DType::kF32, shape);
   std::vector<Var> params = {MakeVar("x", type)};
   if (random() % 2) params.push_back(MakeVar("y", type));
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "support/shape.h"
 
 namespace collage::testing {
 
@@ -13,10 +14,10 @@ namespace collage::testing {
 const std::vector<std::string>& RandomGraphUnaryOps();
 const std::vector<std::string>& RandomGraphBinaryOps();
 
-// A function of one or two [2, 3] f32 parameters with `num_ops` op calls, each taking one or
-// two earlier nodes chosen at random (so nodes fan out and reconverge); the result is a tuple
-// of every node nobody uses (or the single such node).
-Function MakeRandomDag(uint64_t seed, int num_ops);
+// A function of one or two f32 parameters of `shape` with `num_ops` op calls, each taking one
+// or two earlier nodes chosen at random (so nodes fan out and reconverge); the result is a
+// tuple of every node nobody uses (or the single such node).
+Function MakeRandomDag(uint64_t seed, int num_ops, const Shape& shape = {2, 3});
 
 // A type-checked function of one to three parameters with about `num_ops` op calls reaching the
 // edge cases MakeRandomDag does not: parameters of several shapes, among them rank-0 and

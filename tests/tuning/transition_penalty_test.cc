@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "collage/dataflow_graph.h"
-#include "op/op_registry.h"
 #include "ir/type_inference.h"
+#include "op/op_registry.h"
 #include "testing/graph_builders.h"
 
 namespace collage {
@@ -18,24 +18,53 @@ size_t IndexOf(const DataflowGraph& graph, const Expr& expr) {
   return 0;
 }
 
-TEST(TransitionPenaltyTest, ValueBytesCountTensorsAndTupleFieldsButNotConstants) {
-  Var x = MakeVar("x", testing::F32({4, 6}));
-  const Expr weight = MakeConstant(Tensor::Zeros(DType::kF32, {4, 6}));
+// A conversion cost that counts its calls and charges 1 s per element.
+struct CountingCost {
+  int calls = 0;
+  ConversionCost AsFunction() {
+    return [this](const Shape& shape, DType, Layout from, Layout to) {
+      ++calls;
+      EXPECT_NE(from, to);
+      return static_cast<double>(NumElements(shape));
+    };
+  }
+};
+
+TEST(TransitionPenaltyTest, ChargesConversionsOnlyWhereTheBytesDiffer) {
+  Var x = MakeVar("x", testing::F32({1, 3, 2, 2}));
+  const Expr weight = MakeConstant(Tensor::Zeros(DType::kF32, {1, 3, 2, 2}));
   const Expr product = CallOp("multiply", {x, weight});
-  const Expr parts = CallOp("split", {product}, {{"sizes", std::vector<int64_t>{2, 4}}, {"axis", int64_t{1}}});
-  const Expr second = MakeTupleGetItem(parts, 1);
-  const Function function = MakeFunction({x}, second);
+  const Expr pooled = CallOp("nn.global_avg_pool2d", {product});  // [1, 3, 1, 1]: one pixel
+  const Expr parts = CallOp("split", {product}, {{"sizes", std::vector<int64_t>{1, 2}}, {"axis", int64_t{1}}});
+  const Function function = MakeFunction({x}, MakeTuple({pooled, parts}));
   InferType(function);
   const DataflowGraph graph = DataflowGraph::Create(function->body);
-  EXPECT_EQ(ValueBytes(graph, IndexOf(graph, x)), 4 * 6 * 4);
-  EXPECT_EQ(ValueBytes(graph, IndexOf(graph, weight)), 0);
-  EXPECT_EQ(ValueBytes(graph, IndexOf(graph, parts)), (4 * 2 + 4 * 4) * 4);
-  EXPECT_EQ(ValueBytes(graph, IndexOf(graph, second)), 4 * 4 * 4);
+  CountingCost counting;
+  const auto penalty = ConversionTransitionPenalty(counting.AsFunction());
+  const PartitionSide plain{"a", Layout::kPlain};
+  const PartitionSide channels_last{"b", Layout::kChannelsLast};
+  const PartitionSide other_plain{"c", Layout::kPlain};
 
-  const auto penalty = CopyTransitionPenalty(1e3);  // 1000 bytes per second
-  EXPECT_DOUBLE_EQ(penalty("a", "b", IndexOf(graph, product), graph), 4 * 6 * 4 / 1e3);
-  EXPECT_EQ(penalty("a", "b", IndexOf(graph, weight), graph), 0);
-  EXPECT_THROW(CopyTransitionPenalty(0), Error);
+  EXPECT_EQ(penalty(plain, channels_last, IndexOf(graph, product), graph), 12.0);
+  EXPECT_EQ(penalty(channels_last, plain, IndexOf(graph, product), graph), 12.0);
+  EXPECT_EQ(penalty(plain, other_plain, IndexOf(graph, product), graph), 0.0);  // same layout
+  EXPECT_EQ(penalty(plain, channels_last, IndexOf(graph, pooled), graph), 0.0);  // same bytes
+  EXPECT_EQ(penalty(plain, channels_last, IndexOf(graph, weight), graph), 0.0);  // a constant
+  // A tuple: the one-channel field shares its bytes, the two-channel field converts.
+  EXPECT_EQ(penalty(plain, channels_last, IndexOf(graph, parts), graph), 8.0);
+  EXPECT_EQ(counting.calls, 3);
+
+  const auto bound = ConversionTransitionPenaltyBound(counting.AsFunction());
+  EXPECT_EQ(bound(IndexOf(graph, product), graph), 12.0);
+  EXPECT_EQ(bound(IndexOf(graph, pooled), graph), 0.0);
+  EXPECT_THROW(ConversionTransitionPenalty(nullptr), Error);
+}
+
+TEST(TransitionPenaltyTest, MeasuredConversionsAreRememberedAndPositive) {
+  MeasuredConversionCosts costs(nullptr);
+  const double seconds = costs.Seconds({1, 16, 32, 32}, DType::kF32, Layout::kPlain, Layout::kChannelsLast);
+  EXPECT_GT(seconds, 0.0);
+  EXPECT_EQ(costs.Seconds({1, 16, 32, 32}, DType::kF32, Layout::kPlain, Layout::kChannelsLast), seconds);
 }
 
 }  // namespace

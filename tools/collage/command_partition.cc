@@ -25,7 +25,7 @@ constexpr size_t kInvalidListed = 5;
 
 void PrintTuning(const ModelPlacement& placement) {
   std::cout << "tuning: " << placement.tuning->ToString() << "; cost database " << placement.database_path << "\n";
-  std::cout << "transition penalty: inputs copied at " << placement.copy_bandwidth / 1e9 << " GB/s\n";
+  std::cout << "transition penalty: layout conversions between partitions, measured\n";
   std::map<std::string, size_t> per_reason;
   for (size_t i = 0; i < placement.invalid.size(); ++i) {
     const InvalidCandidate& invalid = placement.invalid[i];

@@ -20,16 +20,6 @@ namespace collage::cli {
 namespace {
 
 // The name the copy bandwidth is kept under in the cost database, per device.
-constexpr const char* kCopyBandwidthName = "copy_bandwidth_bytes_per_second";
-
-double CopyBandwidth(CostDatabase& database) {
-  const std::string device = DeviceFingerprint();
-  if (const std::optional<double> known = database.LookupDeviceValue(device, kCopyBandwidthName)) return *known;
-  const double measured = MeasureCopyBandwidth();
-  database.StoreDeviceValue(device, kCopyBandwidthName, measured);
-  return measured;
-}
-
 // The listed backends that optimize across the ops of a partition, in the listed order: the
 // backends whose touching partitions are merged, and the graph-level search's region specs
 // (each backend's spec is named after it).
@@ -78,7 +68,8 @@ void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGrap
     const CandidatePartition& chosen = result.chosen[c];
     const Cost cost = chosen.EstimatedCost(graph, estimator);
     plan.partitions.push_back(
-        PlannedPartition{result.symbols[c], chosen.backend(), chosen.CountOpCalls(graph), cost.seconds() * 1e3});
+        PlannedPartition{result.symbols[c], chosen.backend(), chosen.boundary_layout(), chosen.CountOpCalls(graph),
+                         cost.seconds() * 1e3});
   }
 }
 
@@ -245,9 +236,9 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
                                                          placement.database.get());
     measured = owned.get();
     estimator = std::move(owned);
-    placement.copy_bandwidth = CopyBandwidth(*placement.database);
-    options.search.transition_penalty = CopyTransitionPenalty(placement.copy_bandwidth);
-    options.search.transition_penalty_bound = CopyTransitionPenaltyBound(placement.copy_bandwidth);
+    placement.conversion_costs = std::make_shared<MeasuredConversionCosts>(placement.database.get());
+    options.search.transition_penalty = ConversionTransitionPenalty(placement.conversion_costs->AsFunction());
+    options.search.transition_penalty_bound = ConversionTransitionPenaltyBound(placement.conversion_costs->AsFunction());
     options.search.host_spec = host.name;
   } else {
     Check(request.cost_model == "analytic", "unknown cost model '" + request.cost_model + "'");
@@ -292,7 +283,9 @@ std::string ModelPlacement::Listing() const {
     for (size_t c = 0; c < function.result.chosen.size(); ++c) {
       if (function.result.symbols[c].empty()) continue;
       const PlannedPartition& planned = plan.partitions.at(partition++);
-      text << "  " << planned.symbol << "  " << planned.backend << "  " << planned.ops << " ops ("
+      text << "  " << planned.symbol << "  " << planned.backend
+           << (planned.layout == Layout::kPlain ? "" : std::string(" [") + LayoutName(planned.layout) + "]") << "  "
+           << planned.ops << " ops ("
            << ShortLabel(function.result.chosen[c].sub_graph().label(), 48) << ")  "
            << FormatMilliseconds(Cost::Seconds(planned.estimated_ms * 1e-3)) << " ms\n";
     }

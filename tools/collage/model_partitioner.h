@@ -16,6 +16,7 @@
 #include "plan_file.h"
 #include "runtime/executable_cache.h"
 #include "tuning/measured_cost_estimator.h"
+#include "tuning/transition_penalty.h"
 
 namespace collage::cli {
 
@@ -50,7 +51,7 @@ struct ModelPlacement {
   std::string database_path;              // measured only
   std::optional<TuningStats> tuning;      // measured only
   std::vector<InvalidCandidate> invalid;  // measured only
-  double copy_bandwidth = 0;              // measured only: bytes per second
+  std::shared_ptr<MeasuredConversionCosts> conversion_costs;  // measured only: the transition penalty's
   // --search graph: the op-level plan (`plan` is the final choice), what the graph stage did per
   // function, and the final interleaved measurement (milliseconds) of the op-level plan and the
   // graph stage's finalists (best first by search fitness) that decided.

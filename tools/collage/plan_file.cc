@@ -16,7 +16,7 @@
 namespace collage::cli {
 namespace {
 
-constexpr const char* kMagic = "// collage plan 2";
+constexpr const char* kMagic = "// collage plan 3";
 constexpr const char* kPlanHashKey = "plan hash";
 
 // StableHash of the plan's text without its plan hash line, as 16 hex digits.
@@ -63,6 +63,9 @@ class HeaderReader {
     if (line == "// collage plan 1") {
       Fail(1, "plan format 1 has no plan hash; make the plan again with this collage's `collage partition -o`");
     }
+    if (line == "// collage plan 2") {
+      Fail(1, "plan format 2 has no boundary layouts; make the plan again with this collage's `collage partition -o`");
+    }
     if (line != kMagic) Fail(1, "expected '" + std::string(kMagic) + "' (not a plan written by `collage partition`)");
   }
   // An error at header line `line` (1-based).
@@ -82,14 +85,19 @@ class HeaderReader {
 
 PlannedPartition ParsePartitionLine(const std::string& value, const HeaderReader& reader) {
   PlannedPartition partition;
-  char symbol[256], backend[256];
+  char symbol[256], backend[256], layout[32];
   unsigned long long ops = 0;
   int consumed = 0;
-  if (std::sscanf(value.c_str(), "%255s backend=%255s ops=%llu estimated_ms=%lf%n", symbol, backend, &ops,
-                  &partition.estimated_ms, &consumed) != 4 ||
+  if (std::sscanf(value.c_str(), "%255s backend=%255s layout=%31s ops=%llu estimated_ms=%lf%n", symbol, backend, layout,
+                  &ops, &partition.estimated_ms, &consumed) != 5 ||
       static_cast<size_t>(consumed) != value.size()) {
     reader.Fail(reader.line_number(), "malformed partition line '" + value + "'");
   }
+  const std::optional<Layout> parsed_layout = ParseLayout(layout);
+  if (!parsed_layout) {
+    reader.Fail(reader.line_number(), "unknown layout '" + std::string(layout) + "' (expected plain or nhwc)");
+  }
+  partition.layout = *parsed_layout;
   partition.symbol = symbol;
   partition.backend = backend;
   partition.ops = static_cast<size_t>(ops);
@@ -114,7 +122,7 @@ std::string PlanToText(const Plan& plan) {
   text += "// cost: " + plan.cost_model + "\n";
   for (const PlannedPartition& partition : plan.partitions) {
     text += "// partition: " + partition.symbol + " backend=" + partition.backend +
-            " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
+            " layout=" + LayoutName(partition.layout) + " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
   }
   text += "// total_ms: " + FormatDouble(plan.total_ms) + "\n";
   std::string module = PrintModule(plan.module);

@@ -2,11 +2,11 @@
 // reads: the partitioned module in the text format (docs/TEXT_FORMAT.md) after a header of
 // `//` comment lines, so the whole file also parses as a module:
 //
-//   // collage plan 2
+//   // collage plan 3
 //   // model: models/mlp.cir 3f2a9c0d1e2b4a5c
 //   // backends: onednn,native
 //   // cost: analytic
-//   // partition: onednn_0 backend=onednn ops=3 estimated_ms=0.01234
+//   // partition: onednn_0 backend=onednn layout=nhwc ops=3 estimated_ms=0.01234
 //   // total_ms: 0.02468
 //   // plan hash: 9d0c4e1f2a3b5c6d
 //   def @main(...) { ... }
@@ -14,19 +14,23 @@
 // The model line holds the path the plan was made from and ModelHash of that model; a plan
 // is only run for a model with the same hash. The plan hash covers every other byte of the
 // file (header and module, constants included), so a plan edited by hand is refused; it
-// guards against edits and damage, not against someone who recomputes it.
+// guards against edits and damage, not against someone who recomputes it. A partition's
+// layout is the boundary layout of its rank-4 values (its function's BoundaryLayout attribute);
+// plans of formats 1 and 2, which predate layouts, are refused with a message naming the format.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ir/module.h"
+#include "support/tensor_format.h"
 
 namespace collage::cli {
 
 struct PlannedPartition {
   std::string symbol;   // the partition function's global_symbol
   std::string backend;
+  Layout layout = Layout::kPlain;
   size_t ops = 0;
   double estimated_ms = 0;
 };

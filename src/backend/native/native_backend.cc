@@ -1,5 +1,6 @@
 #include "backend/native/native_backend.h"
 
+#include "backend/boundary_layout.h"
 #include "backend/native/execution_planner.h"
 #include "backend/native/kernel_cache.h"
 #include "backend/openmp_wait_settings.h"
@@ -22,6 +23,7 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.backend = name();
   declaration.supports_op = [](const CallNode&) { return true; };
   declaration.fuses_like_fuse_ops = true;
+  declaration.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
   return declaration;
 }
 
@@ -50,7 +52,8 @@ std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>
   std::vector<std::pair<size_t, size_t>> kernel_owner;  // (function, kernel within it)
   for (size_t f = 0; f < functions.size(); ++f) {
     try {
-      planned[f] = native::PlanFunction(functions[f]);
+      // A channels-last boundary becomes transposes that fuse into the first and last kernels.
+      planned[f] = native::PlanFunction(WithPlainBody(functions[f]));
     } catch (const Error& error) {
       results[f].error = error.what();
       continue;

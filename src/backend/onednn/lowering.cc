@@ -16,6 +16,13 @@ memory::desc PlainDesc(const Shape& shape) {
   return memory::desc(dims, memory::data_type::f32, strides);
 }
 
+memory::desc BoundaryDesc(const Shape& shape, Layout layout) {
+  if (layout == Layout::kChannelsLast && shape.size() == 4) {
+    return memory::desc(ToDims(shape), memory::data_type::f32, memory::format_tag::acdb);
+  }
+  return PlainDesc(shape);
+}
+
 Lowering::Lowering(FlatPartition partition, dnnl::engine engine)
     : partition_(std::move(partition)), engine_(std::move(engine)) {
   layouts_.resize(partition_.values.size());
@@ -29,7 +36,7 @@ Lowering::Lowering(FlatPartition partition, dnnl::engine engine)
            std::string(DTypeName(flat.dtype)) + " (only f32 is supported)");
     }
     if (flat.source == FlatValue::Source::kParameter) {
-      memory input(PlainDesc(flat.shape), engine_, DNNL_MEMORY_NONE);
+      memory input(BoundaryDesc(flat.shape, partition_.boundary_layout), engine_, DNNL_MEMORY_NONE);
       bindings_.push_back({input, true, flat.parameter_index});
       layouts_[id] = {input};
     } else {
@@ -94,7 +101,7 @@ memory Lowering::View(const memory& source, const memory::desc& desc) {
 
 memory Lowering::Define(int id, const memory::desc& desc) {
   memory result;
-  if (desc == PlainDesc(value(id).shape)) {
+  if (desc == BoundaryDesc(value(id).shape, partition_.boundary_layout)) {
     for (size_t j = 0; j < partition_.outputs.size(); ++j) {
       if (partition_.outputs[j] != id || output_written_[j]) continue;
       result = memory(desc, engine_, DNNL_MEMORY_NONE);
@@ -124,7 +131,7 @@ Program Lowering::Finish() && {
   for (size_t j = 0; j < partition_.outputs.size(); ++j) {
     if (output_written_[j]) continue;
     const int id = partition_.outputs[j];
-    memory output(PlainDesc(value(id).shape), engine_, DNNL_MEMORY_NONE);
+    memory output(BoundaryDesc(value(id).shape, partition_.boundary_layout), engine_, DNNL_MEMORY_NONE);
     bindings_.push_back({output, false, static_cast<int>(j)});
     const memory source = Home(id);
     AddStep(dnnl::reorder(source, output), {{DNNL_ARG_FROM, source}, {DNNL_ARG_TO, output}});

@@ -1,7 +1,7 @@
 // Layouts and reorders while lowering a partition to oneDNN primitives.
 //
 // Every value of the flattened partition has a home memory: parameters and outputs are the
-// caller's buffers (bound at each run), constants wrap their tensor, results are the memory
+// caller's buffers (bound at each run, in the partition's boundary layout), constants wrap their tensor, results are the memory
 // their primitive writes, usually in a blocked layout the primitive chose (format_tag::any).
 // A consumer asks for a value in the layout it needs (Get); a reorder is added only when the
 // value is not already there, once per (value, layout): for constants it runs right away at
@@ -46,6 +46,8 @@ struct Program {
 // The plain row-major descriptor of a tensor shape (a scalar is one element of shape (1)).
 memory::desc PlainDesc(const Shape& shape);
 memory::dims ToDims(const Shape& shape);
+// The descriptor of a caller's buffer of that logical shape in `layout`.
+memory::desc BoundaryDesc(const Shape& shape, Layout layout);
 
 class Lowering {
  public:
@@ -69,8 +71,9 @@ class Lowering {
   // A memory sharing `source`'s data with another descriptor; bound per run like its source.
   memory View(const memory& source, const memory::desc& desc);
 
-  // Declares that a step computes value `id` into a memory of `desc` and returns it. A plain
-  // result that is a partition output is written straight into the caller's output buffer.
+  // Declares that a step computes value `id` into a memory of `desc` and returns it. A result
+  // in the boundary layout that is a partition output is written straight into the caller's
+  // output buffer.
   memory Define(int id, const memory::desc& desc);
   // Declares that value `id` is `memory` (a view, or a result computed in place); `scratch`
   // when `memory` is a buffer of this program that only this value uses from now on.

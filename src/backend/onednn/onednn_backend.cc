@@ -16,6 +16,8 @@
 namespace collage {
 namespace {
 
+const std::vector<Layout> kBoundaryLayouts = {Layout::kPlain, Layout::kChannelsLast};
+
 const dnnl::engine& CpuEngine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
@@ -93,7 +95,7 @@ bool SupportsCall(const CallNode& call) {
 
 std::string OnednnBackend::version() const {
   const dnnl_version_t* library = dnnl::version();
-  return "2/oneDNN " + std::to_string(library->major) + "." + std::to_string(library->minor) + "." +
+  return "3/oneDNN " + std::to_string(library->major) + "." + std::to_string(library->minor) + "." +
          std::to_string(library->patch);
 }
 
@@ -105,6 +107,7 @@ SupportDeclaration OnednnBackend::Support() const {
   declaration.backend = name();
   declaration.supports_op = SupportsCall;
   declaration.patterns = onednn::PatternTable();
+  declaration.boundary_layouts = kBoundaryLayouts;
   return declaration;
 }
 
@@ -129,7 +132,7 @@ std::unique_ptr<Executable> OnednnBackend::Compile(const Function& function, con
   // Implementations are chosen for the thread count they will run with.
   omp_set_num_threads(std::max(options.threads, 1));
   try {
-    onednn::Program program = onednn::LowerPartition(FlattenPartition(function, name()), CpuEngine());
+    onednn::Program program = onednn::LowerPartition(FlattenPartition(function, name(), kBoundaryLayouts), CpuEngine());
     return onednn::MakeExecutable(std::move(program), CpuEngine(), options.threads);
   } catch (const dnnl::error& error) {
     throw Error(std::string("onednn: no oneDNN implementation: ") + error.what());

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "backend/boundary_layout.h"
 #include "interpreter/interpreter.h"
 #include "ir/type_inference.h"
 
@@ -55,7 +56,7 @@ std::unique_ptr<Executable> ReferenceBackend::Compile(const Function& function, 
       throw Error("reference: parameter %" + param->name_hint + " is a tuple; partitions take tensors only");
     }
   }
-  return std::make_unique<InterpretedExecutable>(function);
+  return std::make_unique<InterpretedExecutable>(WithPlainBody(function));
 }
 
 }  // namespace collage

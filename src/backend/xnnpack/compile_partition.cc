@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/boundary_layout.h"
 #include "backend/xnnpack/bias_fusion.h"
 #include "backend/xnnpack/op_table.h"
 #include "backend/xnnpack/partition_body.h"
@@ -107,7 +108,7 @@ std::unique_ptr<Executable> CompilePartition(const Function& function, int threa
   CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), XNN_FLAG_YIELD_WORKERS, &runtime),
               "xnn_create_runtime_v2");
   return std::make_unique<XnnpackExecutable>(std::move(pool), builder.TakeStaticData(), Runtime(runtime),
-                                             std::move(input_shapes), std::move(outputs));
+                                             std::move(input_shapes), std::move(outputs), BoundaryLayoutOf(function));
 }
 
 }  // namespace collage::xnnpack

@@ -1,16 +1,13 @@
 #include "backend/xnnpack/layout.h"
 
-#include <cstring>
+#include "support/layout_conversion.h"
 
 namespace collage::xnnpack {
 
-Shape SubgraphShape(const Shape& ir_shape) {
-  if (ir_shape.size() != 4) return ir_shape;
-  return {ir_shape[0], ir_shape[2], ir_shape[3], ir_shape[1]};
-}
+Shape SubgraphShape(const Shape& ir_shape) { return PhysicalShape(ir_shape, Layout::kChannelsLast); }
 
 bool NhwcKeepsElementOrder(const Shape& ir_shape) {
-  return ir_shape.size() != 4 || ir_shape[1] == 1 || ir_shape[2] * ir_shape[3] == 1;
+  return LayoutsShareBytes(ir_shape, Layout::kPlain, Layout::kChannelsLast);
 }
 
 Shape PrependOnes(const Shape& shape, size_t rank) {
@@ -19,37 +16,10 @@ Shape PrependOnes(const Shape& shape, size_t rank) {
   return result;
 }
 
-void NchwToNhwc(const float* nchw, float* nhwc, const Shape& nchw_shape) {
-  const int64_t channels = nchw_shape[1];
-  const int64_t pixels = nchw_shape[2] * nchw_shape[3];
-  for (int64_t n = 0; n < nchw_shape[0]; ++n) {
-    const float* in = nchw + n * channels * pixels;
-    float* out = nhwc + n * channels * pixels;
-    for (int64_t c = 0; c < channels; ++c) {
-      for (int64_t p = 0; p < pixels; ++p) out[p * channels + c] = in[c * pixels + p];
-    }
-  }
-}
-
-void NhwcToNchw(const float* nhwc, float* nchw, const Shape& nchw_shape) {
-  const int64_t channels = nchw_shape[1];
-  const int64_t pixels = nchw_shape[2] * nchw_shape[3];
-  for (int64_t n = 0; n < nchw_shape[0]; ++n) {
-    const float* in = nhwc + n * channels * pixels;
-    float* out = nchw + n * channels * pixels;
-    for (int64_t p = 0; p < pixels; ++p) {
-      for (int64_t c = 0; c < channels; ++c) out[c * pixels + p] = in[p * channels + c];
-    }
-  }
-}
-
 std::vector<float> ToSubgraphLayout(const Tensor& tensor) {
   std::vector<float> result(static_cast<size_t>(tensor.NumElements()));
-  if (tensor.rank() == 4) {
-    NchwToNhwc(tensor.data<float>(), result.data(), tensor.shape());
-  } else if (!result.empty()) {
-    std::memcpy(result.data(), tensor.data<float>(), result.size() * sizeof(float));
-  }
+  ConvertLayout(tensor.data<float>(), Layout::kPlain, result.data(), Layout::kChannelsLast, tensor.shape(),
+                sizeof(float));
   return result;
 }
 

@@ -22,10 +22,6 @@ bool NhwcKeepsElementOrder(const Shape& ir_shape);
 // `shape` with leading 1s up to `rank` (numpy broadcasting alignment).
 Shape PrependOnes(const Shape& shape, size_t rank);
 
-// Row-major NCHW <-> NHWC for `nchw_shape` (rank 4).
-void NchwToNhwc(const float* nchw, float* nhwc, const Shape& nchw_shape);
-void NhwcToNchw(const float* nhwc, float* nchw, const Shape& nchw_shape);
-
 // The f32 elements of `tensor` in the layout SubgraphShape(tensor.shape()) describes.
 std::vector<float> ToSubgraphLayout(const Tensor& tensor);
 

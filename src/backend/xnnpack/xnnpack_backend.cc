@@ -7,12 +7,14 @@ namespace collage {
 
 // The backend's own revision and the Debian XNNPACK snapshot it was written against.
 // Version 2: runs end by sending the pool's workers to sleep (xnnpack_executable.cc).
-std::string XnnpackBackend::version() const { return "2+xnnpack-git20220216"; }
+// Version 3: partitions exchange rank-4 tensors in their boundary layout.
+std::string XnnpackBackend::version() const { return "3+xnnpack-git20220216"; }
 
 SupportDeclaration XnnpackBackend::Support() const {
   SupportDeclaration declaration;
   declaration.backend = name();
   declaration.supports_op = [](const CallNode& call) { return xnnpack::UnsupportedReason(call).empty(); };
+  declaration.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
   return declaration;
 }
 

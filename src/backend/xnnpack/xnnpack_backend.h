@@ -13,7 +13,6 @@ class XnnpackBackend final : public Backend {
   std::string name() const override { return "xnnpack"; }
   BackendKind kind() const override { return BackendKind::kGraphRuntime; }
   std::string version() const override;
-  Layout preferred_layout() const override { return Layout::kNHWC; }
   SupportDeclaration Support() const override;
   BackendPerformance Performance() const override;
   std::unique_ptr<Executable> Compile(const Function& function, const CompileOptions& options) const override;

@@ -4,9 +4,9 @@
 #include <map>
 #include <mutex>
 
-#include "backend/xnnpack/layout.h"
 #include "backend/xnnpack/xnnpack_status.h"
 #include "support/error.h"
+#include "support/layout_conversion.h"
 
 namespace collage::xnnpack {
 namespace {
@@ -41,12 +41,14 @@ ThreadPool SharedThreadPool(int threads) {
 }
 
 XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, Runtime runtime,
-                                     std::vector<Shape> input_shapes, std::vector<OutputSource> outputs)
+                                     std::vector<Shape> input_shapes, std::vector<OutputSource> outputs,
+                                     Layout boundary_layout)
     : pool_(std::move(pool)),
       static_data_(std::move(static_data)),
       runtime_(std::move(runtime)),
       input_shapes_(std::move(input_shapes)),
-      outputs_(std::move(outputs)) {
+      outputs_(std::move(outputs)),
+      boundary_layout_(boundary_layout) {
   // The staging buffers never move, so the runtime is set up once, here; Run only invokes it.
   std::vector<xnn_external_value> externals;
   for (size_t i = 0; i < input_shapes_.size(); ++i) {
@@ -68,15 +70,15 @@ void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<T
                 std::to_string(outputs.size()));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].dtype() != DType::kF32 || inputs[i].shape() != input_shapes_[i]) {
-      throw Error("xnnpack: input " + std::to_string(i) + " is not an f32 tensor of shape " +
-                  ShapeToString(input_shapes_[i]));
+    const Shape expected = PhysicalShape(input_shapes_[i], boundary_layout_);
+    if (inputs[i].dtype() != DType::kF32 || inputs[i].shape() != expected) {
+      throw Error("xnnpack: input " + std::to_string(i) + " is not an f32 tensor of shape " + ShapeToString(expected));
     }
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    if (outputs[i].dtype() != DType::kF32 || outputs[i].shape() != outputs_[i].shape) {
-      throw Error("xnnpack: output " + std::to_string(i) + " is not an f32 tensor of shape " +
-                  ShapeToString(outputs_[i].shape));
+    const Shape expected = PhysicalShape(outputs_[i].shape, boundary_layout_);
+    if (outputs[i].dtype() != DType::kF32 || outputs[i].shape() != expected) {
+      throw Error("xnnpack: output " + std::to_string(i) + " is not an f32 tensor of shape " + ShapeToString(expected));
     }
   }
 }
@@ -85,11 +87,8 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
   CheckBuffers(inputs, outputs);
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (input_shapes_[i].size() == 4) {
-      NchwToNhwc(inputs[i].data<float>(), input_staging_[i].data(), input_shapes_[i]);
-    } else {
-      std::memcpy(input_staging_[i].data(), inputs[i].raw_data(), inputs[i].NumBytes());
-    }
+    ConvertLayout(inputs[i].raw_data(), boundary_layout_, input_staging_[i].data(), Layout::kChannelsLast,
+                  input_shapes_[i], sizeof(float));
   }
   CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
   ParkWorkers(pool_.get());
@@ -98,17 +97,15 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
     void* target = outputs[i].raw_data();
     switch (source.kind) {
       case OutputSource::Kind::kComputed:
-        if (source.shape.size() == 4) {
-          NhwcToNchw(output_staging_[i].data(), outputs[i].data<float>(), source.shape);
-        } else {
-          std::memcpy(target, output_staging_[i].data(), outputs[i].NumBytes());
-        }
+        ConvertLayout(output_staging_[i].data(), Layout::kChannelsLast, target, boundary_layout_, source.shape,
+                      sizeof(float));
         break;
       case OutputSource::Kind::kParameter:
         std::memcpy(target, inputs[source.index].raw_data(), outputs[i].NumBytes());
         break;
       case OutputSource::Kind::kConstant:
-        std::memcpy(target, source.constant.raw_data(), outputs[i].NumBytes());
+        ConvertLayout(source.constant.raw_data(), Layout::kPlain, target, boundary_layout_, source.shape,
+                      sizeof(float));
         break;
       case OutputSource::Kind::kSameAs:
         std::memcpy(target, outputs[source.index].raw_data(), outputs[i].NumBytes());

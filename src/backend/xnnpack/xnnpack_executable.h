@@ -1,7 +1,8 @@
 // A compiled XNNPACK partition: one runtime (weights packed, memory planned) created and set up
 // at compile time on staging buffers the executable owns. Run copies the inputs into them
-// (4-D ones NCHW -> NHWC), invokes the runtime on the executable's pthreadpool and copies the
-// results out (4-D ones NHWC -> NCHW); XNNPACK never sees the caller's buffers.
+// (4-D ones converted to NHWC unless the partition's boundary layout is already NHWC), invokes
+// the runtime on the executable's pthreadpool and copies the results out (converted to the
+// boundary layout); XNNPACK never sees the caller's buffers.
 #pragma once
 
 #include <pthreadpool.h>
@@ -13,6 +14,7 @@
 
 #include "backend/backend.h"
 #include "backend/xnnpack/subgraph_builder.h"
+#include "support/tensor_format.h"
 
 namespace collage::xnnpack {
 
@@ -44,9 +46,10 @@ ThreadPool SharedThreadPool(int threads);
 
 class XnnpackExecutable final : public Executable {
  public:
-  // Input i is external value i, of IR shape input_shapes[i].
+  // Input i is external value i, of IR shape input_shapes[i]; the caller's buffers are in
+  // `boundary_layout`.
   XnnpackExecutable(ThreadPool pool, StaticData static_data, Runtime runtime, std::vector<Shape> input_shapes,
-                    std::vector<OutputSource> outputs);
+                    std::vector<OutputSource> outputs, Layout boundary_layout);
   void Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) override;
 
  private:
@@ -58,6 +61,7 @@ class XnnpackExecutable final : public Executable {
   Runtime runtime_;
   std::vector<Shape> input_shapes_;
   std::vector<OutputSource> outputs_;
+  Layout boundary_layout_;
   std::vector<std::vector<float>> input_staging_;
   std::vector<std::vector<float>> output_staging_;  // empty for outputs that are host copies
   std::mutex mutex_;

@@ -43,7 +43,7 @@ Function OneCall(const std::string& op, const Shape& shape, const Attrs& attrs =
 TEST(XnnpackSupportTest, BackendDescribesItself) {
   const XnnpackBackend backend;
   EXPECT_EQ(backend.kind(), BackendKind::kGraphRuntime);
-  EXPECT_EQ(backend.preferred_layout(), Layout::kNHWC);
+  EXPECT_EQ(backend.Support().boundary_layouts, (std::vector<Layout>{Layout::kPlain, Layout::kChannelsLast}));
   EXPECT_NE(BackendRegistry::Global().Find("xnnpack"), nullptr);
   EXPECT_GT(backend.Performance().op_efficiency.at("nn.conv2d"), 0.0);
 }
