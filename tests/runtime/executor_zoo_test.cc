@@ -4,14 +4,22 @@
 //   a test backend taking convolutions and matrix products first, the reference backend
 //   (the fallback) the rest: many partitions, tuple results and real arena reuse;
 //   every real backend alone (where it can, the universal fallback elsewhere) and the greedy
-//   mix onednn, openblas, xnnpack, native; backends missing from the build are skipped.
+//   mix onednn, openblas, xnnpack, native; backends missing from the build are skipped;
+//   a Collage placement on the real backends' specs that mixes boundary layouts (pseudo-random
+//   costs per candidate and layout), so channels-last partitions and conversions run.
 #include <gtest/gtest.h>
 
 #include <iostream>
 
+#include <functional>
+#include <random>
+
+#include "collage/partition_spec.h"
+#include "collage/partitioner.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/onnx/onnx_test_support.h"
 #include "runtime/executor.h"
+#include "pass/standard_passes.h"
 #include "runtime/greedy_placement.h"
 #include "testing/subset_backend.h"
 
@@ -68,6 +76,35 @@ TEST_P(ExecutorZooTest, RealBackendPlacementsMatchTorch) {
     SCOPED_TRACE("--backends " + label);
     ExpectPlacementMatchesTorch(menu, BackendRegistry::Global());
   }
+}
+
+TEST_P(ExecutorZooTest, MixedLayoutPlacementMatchesTorch) {
+  std::string why;
+  const std::optional<testing::ZooCase> zoo = testing::LoadZooCase(GetParam(), &why);
+  if (!zoo) GTEST_SKIP() << why;
+  std::vector<PartitionSpec> specs;
+  for (const char* name : {"xnnpack", "onednn", "native"}) {
+    if (const BackendPtr backend = BackendRegistry::Global().Find(name)) specs.push_back(MakePartitionSpec(backend->Support()));
+  }
+  specs.push_back(MakeHostSpec());
+  // Pseudo-random costs per (nodes, spec, layout), so the placement mixes backends and layouts.
+  MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition& candidate) {
+    if (candidate.spec_name() == MakeHostSpec().name) return Cost::Zero();
+    std::mt19937_64 random(std::hash<std::string>{}(candidate.sub_graph().inside().ToString() + candidate.spec_name() +
+                                                    LayoutName(candidate.boundary_layout())));
+    return Cost::Seconds(std::uniform_real_distribution<double>(1.0, 2.0)(random) *
+                         static_cast<double>(candidate.sub_graph().inside().Count()));
+  });
+  const Module simplified = StandardPipeline()(zoo->model.module);
+  const PartitionResult placed = Partition(simplified.main(), specs, estimator);
+  size_t channels_last = 0;
+  for (const CandidatePartition& chosen : placed.chosen) channels_last += chosen.boundary_layout() == Layout::kChannelsLast;
+  ExecutorOptions options;
+  options.compile.threads = 2;
+  Executor executor(Module(placed.function), BackendRegistry::Global(), options);
+  std::cout << GetParam() << ": " << placed.chosen.size() << " partitions, " << channels_last << " channels-last, "
+            << executor.num_steps() << " executor steps, conversions included" << std::endl;
+  EXPECT_TRUE(testing::OutputsMatch(zoo->model, executor.Run(zoo->arguments), zoo->torch_outputs, 1e-3));
 }
 
 std::string ParamName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
