@@ -75,7 +75,8 @@ std::string GraphSection(const BackendColors& colors, const SvgRendering& graph)
 std::string PartitionRow(const ReportPartition& partition, const BackendColors& colors) {
   std::string html = "<tr class=\"partition\">";
   html += Cell("<code>" + HtmlEscape(partition.symbol) + "</code>");
-  html += Cell(Swatch(colors.ColorOf(partition.backend)) + HtmlEscape(partition.backend));
+  html += Cell(Swatch(colors.ColorOf(partition.backend)) + HtmlEscape(partition.backend) +
+              (partition.layout == "plain" ? "" : " <small>" + HtmlEscape(partition.layout) + "</small>"));
   html += Cell(std::to_string(partition.ops) + ": " + HtmlEscape(partition.label));
   html += Cell(Milliseconds(partition.estimated_ms), true);
   html += Cell(Milliseconds(partition.measured_ms), true);

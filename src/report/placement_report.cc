@@ -21,6 +21,7 @@ ReportPartition MakePartition(const std::string& symbol, const CandidatePartitio
   ReportPartition partition;
   partition.symbol = symbol;
   partition.backend = candidate.backend();
+  partition.layout = LayoutName(candidate.boundary_layout());
   partition.ops = candidate.CountOpCalls(graph);
   partition.label = candidate.sub_graph().label();
   partition.estimated_ms = Milliseconds(candidate.EstimatedCost(graph, estimator));
@@ -113,7 +114,7 @@ void AddMeasurements(PlacementReport& report, const std::vector<ProfileRow>& row
     step.symbol = row.call.global_symbol;
     step.backend = row.call.backend;
     step.ops = row.call.ops;
-    step.label = "(a host call the executor added)";
+    step.label = row.call.ops == 0 ? "(a layout conversion the executor added)" : "(a host call the executor added)";
     step.measured_ms = row.median_ms;
     report.partitions.push_back(std::move(step));
   }
