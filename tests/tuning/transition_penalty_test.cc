@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "collage/dataflow_graph.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "ir/type_inference.h"
 #include "testing/graph_builders.h"
 

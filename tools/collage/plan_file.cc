@@ -6,7 +6,7 @@
 #include <optional>
 #include <sstream>
 
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/type.h"

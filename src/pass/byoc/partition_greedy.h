@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "backend/support_declaration.h"
+#include "declaration/support_declaration.h"
 #include "pass/fuse_ops/indexed_forward_graph.h"
 #include "pass/pass.h"
 
