@@ -26,7 +26,7 @@
 #include "io/npz.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "runtime/compare.h"
 #include "runtime/invoke_executable.h"
 #include "support/error.h"

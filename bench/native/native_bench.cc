@@ -26,7 +26,7 @@
 #include "frontend/onnx/onnx_importer.h"
 #include "io/npz.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

@@ -1,6 +1,5 @@
 #include "backend/backend.h"
 
-#include "backend/global_registry_additions.h"
 #include "support/error.h"
 
 namespace collage {
@@ -36,36 +35,6 @@ std::vector<CompileResult> Backend::CompileAll(const std::vector<Function>& func
     results.push_back(std::move(result));
   }
   return results;
-}
-
-namespace {
-
-struct GlobalAdditions {
-  std::vector<BackendPtr> backends;
-  bool global_built = false;
-};
-
-GlobalAdditions& Additions() {
-  static GlobalAdditions additions;
-  return additions;
-}
-
-}  // namespace
-
-const BackendRegistry& BackendRegistry::Global() {
-  static const BackendRegistry registry = [] {
-    BackendRegistry built;
-    RegisterAllBackends(built);
-    for (const BackendPtr& backend : Additions().backends) built.Register(backend);
-    Additions().global_built = true;
-    return built;
-  }();
-  return registry;
-}
-
-void AddToGlobalRegistry(BackendPtr backend) {
-  Check(!Additions().global_built, "AddToGlobalRegistry: the global registry is already built");
-  Additions().backends.push_back(std::move(backend));
 }
 
 void BackendRegistry::Register(BackendPtr backend) {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/support_declaration.h"
-#include "collage/cost_estimator.h"
+#include "backend/backend_performance.h"
+#include "declaration/support_declaration.h"
 #include "ir/expr.h"
 #include "support/tensor.h"
 
@@ -113,7 +113,8 @@ using BackendPtr = std::shared_ptr<const Backend>;
 // The backends available in this build, by name.
 class BackendRegistry {
  public:
-  // The registry holding every backend of backend/all_backends.cc (built on first use).
+  // The registry holding every backend of this build (built on first use); defined by the
+  // layer that knows them all, all_backends/.
   static const BackendRegistry& Global();
 
   // Throws Error when a backend of that name is already registered.
@@ -133,8 +134,5 @@ class BackendRegistry {
  private:
   std::vector<BackendPtr> backends_;
 };
-
-// Registers every backend of this build (backend/all_backends.cc: one line per backend).
-void RegisterAllBackends(BackendRegistry& registry);
 
 }  // namespace collage

@@ -4,7 +4,7 @@
 
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "support/error.h"
 
 namespace collage {

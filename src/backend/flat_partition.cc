@@ -6,7 +6,7 @@
 #include "backend/boundary_layout.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

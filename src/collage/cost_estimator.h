@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/backend_performance.h"
 #include "collage/candidate_partition.h"
 
 namespace collage {
@@ -40,17 +41,6 @@ class MockCostEstimator final : public CostEstimator {
  private:
   CostFunction cost_function_;
   size_t calls_ = 0;
-};
-
-// How fast a backend runs: time = max(FLOPs / (peak * efficiency), bytes / bandwidth) +
-// launch overhead, for the whole partition (so fusing saves the intermediate traffic and
-// the launches). An op whose efficiency is 0 cannot run there: the cost is Invalid.
-struct BackendPerformance {
-  double peak_flops = 1e12;          // per second
-  double memory_bandwidth = 1e11;    // bytes per second
-  double launch_overhead = 5e-6;     // seconds per partition that computes anything
-  double default_efficiency = 0.5;   // fraction of peak for ops not listed
-  std::map<std::string, double> op_efficiency;
 };
 
 // Structural-hash-keyed memo of costs of extracted candidate functions per backend.

@@ -11,7 +11,7 @@
 
 #include "collage/index_set.h"
 #include "ir/expr.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "pass/fuse_ops/indexed_forward_graph.h"
 
 namespace collage {

@@ -76,6 +76,15 @@ void PrintPartitions(std::ostringstream& text, const char* heading, const std::v
 
 }  // namespace
 
+std::string FinalistOrigin::ToString() const {
+  switch (kind) {
+    case Kind::kWholeRegion: return "all " + spec;
+    case Kind::kBestByFitness: return "best " + std::to_string(rank);
+    case Kind::kPenaltyFree: return "op-level without transition penalty";
+  }
+  return "?";
+}
+
 std::string GraphSearchDescription::ToString() const {
   std::ostringstream text;
   text << "graph-level search offering regions to";
@@ -149,7 +158,7 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
   std::unordered_set<uint64_t> finalist_keys;
-  const auto add_finalist = [&](uint64_t key, std::string origin) {
+  const auto add_finalist = [&](uint64_t key, FinalistOrigin origin) {
     if (key == op_level_hash || !finalist_keys.insert(key).second) return;
     result.finalists.push_back(decoded.at(key).chosen);
     result.finalist_origins.push_back(std::move(origin));
@@ -158,14 +167,14 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   for (const std::string& spec : region_specs) {
     const uint64_t key = problem.key(space.AllTo(spec));
     const auto known = fitness_of_key.find(key);
-    if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, "all " + spec);
+    if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, FinalistOrigin::WholeRegion(spec));
   }
   size_t best_rank = 0;
   for (const auto& [key, seconds] : evolved.ranked) {
     if (best_rank == options.finalists) break;
     if (key == op_level_hash || !std::isfinite(seconds)) continue;
     ++best_rank;
-    add_finalist(key, "best " + std::to_string(best_rank));
+    add_finalist(key, FinalistOrigin::BestByFitness(best_rank));
   }
   Describe(description, graph, op_level, best.chosen);
   return result;
@@ -175,7 +184,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                               CostEstimator& estimator, const PartitionOptions& options,
                                               const std::vector<std::string>& region_specs,
                                               const PlacementFitness& fitness, const GraphSearchOptions& graph_options,
-                                              size_t* next_symbol) {
+                                              NameSupply* names) {
   for (const std::string& region_spec : region_specs) SpecNamed(specs, region_spec, "region");
   for (const std::string& alone_spec : graph_options.alone_specs) SpecNamed(specs, alone_spec, "alone");
   const OpLevelPlacement placement = PlaceOpLevel(function, specs, estimator, options);
@@ -192,10 +201,10 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   // Extra finalists go right after the whole-region ones ("all <region spec>"), which come
   // first, in the order offered.
   size_t insert_at = 0;
-  while (insert_at < search.finalist_origins.size() && search.finalist_origins[insert_at].rfind("all ", 0) == 0) {
+  while (insert_at < search.finalist_origins.size() && search.finalist_origins[insert_at].kind == FinalistOrigin::Kind::kWholeRegion) {
     ++insert_at;
   }
-  const auto offer_finalist = [&](OpLevelPlacement source, std::string origin) {
+  const auto offer_finalist = [&](OpLevelPlacement source, FinalistOrigin origin) {
     if (!known.insert(PlanHash(source.chosen)).second) return;
     extra_sources.push_back(std::move(source));
     const auto at = static_cast<std::ptrdiff_t>(insert_at++);
@@ -205,7 +214,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   };
   for (const std::string& alone_spec : graph_options.alone_specs) {
     offer_finalist(PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, options),
-                   "all " + alone_spec);
+                   FinalistOrigin::WholeRegion(alone_spec));
   }
   // The transition penalty charges each hand-over between backends as a copy: right where a
   // partition boundary costs cache misses or layout conversions, wrong where the backends share
@@ -216,22 +225,22 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
     PartitionOptions without_penalty = options;
     without_penalty.search.transition_penalty = nullptr;
     without_penalty.search.transition_penalty_bound = nullptr;
-    offer_finalist(PlaceOpLevel(function, specs, estimator, without_penalty), kPenaltyFreeOrigin);
+    offer_finalist(PlaceOpLevel(function, specs, estimator, without_penalty), FinalistOrigin::PenaltyFree());
   }
 
-  const size_t first_symbol = next_symbol != nullptr ? *next_symbol : 0;
-  size_t last_symbol = first_symbol;
+  const NameSupply first_names = names != nullptr ? *names : NameSupply();
+  NameSupply last_names = first_names;
   const auto outline = [&](const OpLevelPlacement& source, const std::vector<CandidatePartition>& chosen) {
-    size_t symbol = first_symbol;
-    PartitionResult outlined = OutlinePlacement(function, source, chosen, estimator, options, &symbol);
-    last_symbol = std::max(last_symbol, symbol);
+    NameSupply outline_names = first_names;
+    PartitionResult outlined = OutlinePlacement(function, source, chosen, estimator, options, outline_names);
+    last_names.AdvancePast(outline_names);
     return outlined;
   };
   result.partition = outline(placement, search.chosen);
   for (size_t f = 0; f < search.finalists.size(); ++f) {
     result.finalists.push_back(outline(*finalist_sources[f], search.finalists[f]));
   }
-  if (next_symbol != nullptr) *next_symbol = last_symbol;
+  if (names != nullptr) *names = last_names;
   return result;
 }
 
@@ -251,8 +260,8 @@ PlacementFitness FitnessOfOutlined(const Function& function, std::function<doubl
   auto graph = std::make_shared<const DataflowGraph>(DataflowGraph::Create(function->body));
   return [function, graph, measure = std::move(measure)](const std::vector<CandidatePartition>& placement) {
     try {
-      size_t next_symbol = 0;
-      return measure(OutlinePartitions(function, *graph, placement, next_symbol));
+      NameSupply names;
+      return measure(OutlinePartitions(function, *graph, placement, names));
     } catch (const Error&) {
       return std::numeric_limits<double>::infinity();
     }

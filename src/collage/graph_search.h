@@ -63,6 +63,25 @@ struct GraphSearchDescription {
   std::string ToString() const;
 };
 
+// Why a placement is a finalist of the graph stage.
+struct FinalistOrigin {
+  enum class Kind {
+    kWholeRegion,    // everything `spec` can take (a region spec's seed, or an alone spec's placement)
+    kBestByFitness,  // the `rank`-th best by fitness (from 1; the op-level and failed ones left out)
+    kPenaltyFree,    // the op-level placement searched without the transition penalty
+  };
+  Kind kind = Kind::kBestByFitness;
+  std::string spec;
+  size_t rank = 0;
+
+  static FinalistOrigin WholeRegion(std::string spec) { return {Kind::kWholeRegion, std::move(spec), 0}; }
+  static FinalistOrigin BestByFitness(size_t rank) { return {Kind::kBestByFitness, "", rank}; }
+  static FinalistOrigin PenaltyFree() { return {Kind::kPenaltyFree, "", 0}; }
+  // "all <spec>", "best <rank>" or "op-level without transition penalty".
+  std::string ToString() const;
+  bool operator==(const FinalistOrigin&) const = default;
+};
+
 struct GraphSearchResult {
   std::vector<CandidatePartition> chosen;  // the best placement when replaced, else the op-level one
   bool replaced = false;
@@ -73,9 +92,8 @@ struct GraphSearchResult {
   // that backend alone, so the final choice is not slower than it even when fitness and final
   // measurement disagree; then the best by fitness, best first, at most options.finalists.
   std::vector<std::vector<CandidatePartition>> finalists;
-  // Per finalist: "all <region spec>" or "best <rank>" (its rank by fitness, the op-level
-  // placement and failed ones left out).
-  std::vector<std::string> finalist_origins;
+  // Per finalist: why it is one.
+  std::vector<FinalistOrigin> finalist_origins;
   GraphSearchDescription description;
 };
 
@@ -93,21 +111,18 @@ struct GraphPartitionResult {
   GraphSearchResult search;
 };
 
-// The origin of the finalist that is the op-level placement searched without the transition penalty.
-inline constexpr const char* kPenaltyFreeOrigin = "op-level without transition penalty";
-
 // What the CLI calls for `--search graph`: PlaceOpLevel, SearchGraphPlacement on its result,
 // the alone specs' own placements added to the finalists after the whole-region ones, then,
 // with a transition penalty in `options`, the op-level placement without it (each unless equal
 // to one there or to the op-level placement), then OutlinePlacement of the choice and of each
-// finalist (each numbered from the same first symbol; `next_symbol` ends past the largest). `partition.total`, `stats`
+// finalist (each named from the same point of `names`, which then continues past all of them). `partition.total`, `stats`
 // and `explanation` stay the op-level search's. Throws Error when a region or alone spec names
 // no spec of `specs`.
 GraphPartitionResult PartitionWithGraphSearch(const Function& function, const std::vector<PartitionSpec>& specs,
                                               CostEstimator& estimator, const PartitionOptions& options,
                                               const std::vector<std::string>& region_specs,
                                               const PlacementFitness& fitness,
-                                              const GraphSearchOptions& graph_options, size_t* next_symbol = nullptr);
+                                              const GraphSearchOptions& graph_options, NameSupply* names = nullptr);
 
 // The final decision over an interleaved measurement of the op-level plan and the finalists
 // (medians, any unit), which are in order of preference: starting from the op-level plan, each

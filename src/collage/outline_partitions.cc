@@ -82,7 +82,7 @@ const Attrs* PrimitiveAttrs(const SubGraph& sub_graph) {
 }
 
 Function OutlinePartitions(const Function& function, const DataflowGraph& graph,
-                           const std::vector<CandidatePartition>& chosen, size_t& next_symbol,
+                           const std::vector<CandidatePartition>& chosen, NameSupply& names,
                            std::vector<std::string>* symbols) {
   std::vector<std::vector<Wrapping>> nested_levels;
   std::vector<Wrapping> partitions;
@@ -102,7 +102,7 @@ Function OutlinePartitions(const Function& function, const DataflowGraph& graph,
   }
   outliner.Outline(partitions, [&](size_t partition) {
     Attrs named = partitions[partition].attrs;
-    const std::string symbol = named.GetString(attr::kCompiler) + "_" + std::to_string(next_symbol++);
+    const std::string symbol = names.Fresh(named.GetString(attr::kCompiler));
     named.Set(attr::kGlobalSymbol, symbol);
     if (symbols) (*symbols)[chosen_of_partition[partition]] = symbol;
     return named;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "collage/candidate_partition.h"
+#include "ir/name_supply.h"
 
 namespace collage {
 
@@ -22,11 +23,11 @@ namespace collage {
 const Attrs* PrimitiveAttrs(const SubGraph& sub_graph);
 
 // `graph` is the dataflow graph of `function`'s body; `chosen` are disjoint candidates over
-// it whose groups are acyclic. `next_symbol` numbers the global symbols. Returns the new,
+// it whose groups are acyclic. `names` supplies the global symbols. Returns the new,
 // type-checked function; `symbols`, when given, receives each chosen candidate's global
 // symbol ("" for a host candidate).
 Function OutlinePartitions(const Function& function, const DataflowGraph& graph,
-                           const std::vector<CandidatePartition>& chosen, size_t& next_symbol,
+                           const std::vector<CandidatePartition>& chosen, NameSupply& names,
                            std::vector<std::string>* symbols = nullptr);
 
 }  // namespace collage

@@ -47,8 +47,8 @@ Function ExtractPartitionFunction(const DataflowGraph& graph, const CandidatePar
   const DataflowGraph extracted_graph = DataflowGraph::Create(extracted->body);
   const CandidatePartition local(MapOntoExtracted(candidate.sub_graph(), extracted_graph, inner_of),
                                  candidate.spec_name(), candidate.backend(), candidate.rule_name());
-  size_t symbol = 0;
-  const Function outlined = OutlinePartitions(extracted, extracted_graph, {local}, symbol);
+  NameSupply names;
+  const Function outlined = OutlinePartitions(extracted, extracted_graph, {local}, names);
   return FindPrimitiveCallee(outlined->body);
 }
 

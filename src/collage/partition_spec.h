@@ -11,7 +11,7 @@
 //   host:                        Host (tuples, projections and constants left to the host)
 #pragma once
 
-#include "backend/support_declaration.h"
+#include "declaration/support_declaration.h"
 #include "collage/partition_rule.h"
 
 namespace collage {

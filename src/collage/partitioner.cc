@@ -33,14 +33,12 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
 
 PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacement& placement,
                                  std::vector<CandidatePartition> chosen, CostEstimator& estimator,
-                                 const PartitionOptions& options, size_t* next_symbol) {
+                                 const PartitionOptions& options, NameSupply& names) {
   PartitionResult result;
   result.total = placement.search.total;
   result.stats = placement.search.stats;
   result.chosen = std::move(chosen);
-  size_t local_symbol = 0;
-  result.function = OutlinePartitions(function, placement.graph, result.chosen,
-                                      next_symbol ? *next_symbol : local_symbol, &result.symbols);
+  result.function = OutlinePartitions(function, placement.graph, result.chosen, names, &result.symbols);
   if (options.explain) {
     result.explanation = ExplainPlacement(placement.graph, placement.candidates, placement.search, estimator);
   }
@@ -48,9 +46,11 @@ PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacemen
 }
 
 PartitionResult Partition(const Function& function, const std::vector<PartitionSpec>& specs, CostEstimator& estimator,
-                          const PartitionOptions& options, size_t* next_symbol) {
+                          const PartitionOptions& options, NameSupply* names) {
   const OpLevelPlacement placement = PlaceOpLevel(function, specs, estimator, options);
-  return OutlinePlacement(function, placement, placement.chosen, estimator, options, next_symbol);
+  NameSupply local_names;
+  return OutlinePlacement(function, placement, placement.chosen, estimator, options,
+                          names != nullptr ? *names : local_names);
 }
 
 Pass CollagePartition(std::vector<PartitionSpec> specs, std::shared_ptr<CostEstimator> estimator,
@@ -58,9 +58,9 @@ Pass CollagePartition(std::vector<PartitionSpec> specs, std::shared_ptr<CostEsti
   return Pass::ModulePass(PassInfo{"CollagePartition", 0}, [specs, estimator, options](const Module& module,
                                                                                       const PassContext&) {
     Module partitioned;
-    size_t next_symbol = 0;
+    NameSupply names;
     for (const auto& [name, function] : module.functions()) {
-      partitioned.Add(name, Partition(function, specs, *estimator, options, &next_symbol).function);
+      partitioned.Add(name, Partition(function, specs, *estimator, options, &names).function);
     }
     return partitioned;
   });

@@ -20,6 +20,7 @@
 #include "collage/explain.h"
 #include "collage/partition_rule.h"
 #include "collage/search.h"
+#include "ir/name_supply.h"
 #include "pass/pass.h"
 
 namespace collage {
@@ -57,12 +58,12 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
 // totals, statistics and, when options.explain, the op-level explanation.
 PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacement& placement,
                                  std::vector<CandidatePartition> chosen, CostEstimator& estimator,
-                                 const PartitionOptions& options, size_t* next_symbol);
+                                 const PartitionOptions& options, NameSupply& names);
 
-// PlaceOpLevel then OutlinePlacement of its choice. `next_symbol` numbers the global
-// symbols (shared across the functions of a module).
+// PlaceOpLevel then OutlinePlacement of its choice. `names`, when given, supplies the global
+// symbols (one supply for the functions of a module); else they are numbered from 0.
 PartitionResult Partition(const Function& function, const std::vector<PartitionSpec>& specs, CostEstimator& estimator,
-                          const PartitionOptions& options = {}, size_t* next_symbol = nullptr);
+                          const PartitionOptions& options = {}, NameSupply* names = nullptr);
 
 // Partition over every function of a module.
 Pass CollagePartition(std::vector<PartitionSpec> specs, std::shared_ptr<CostEstimator> estimator,

@@ -7,7 +7,7 @@
 
 #include "ir/expr.h"
 #include "ir/module.h"
-#include "runtime/value.h"
+#include "support/value.h"
 
 namespace collage {
 

@@ -1,6 +1,6 @@
 #include "ir/expr.h"
 
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 

@@ -18,7 +18,7 @@
 
 namespace collage {
 
-struct OpDef;  // op/op_registry.h
+struct OpDef;  // ir/op_registry.h
 
 enum class ExprKind { kVar, kConstant, kOp, kCall, kTuple, kTupleGetItem, kFunction };
 
@@ -128,7 +128,7 @@ using Function = std::shared_ptr<const FunctionNode>;
 
 Var MakeVar(std::string name_hint, Type type_annotation);
 Constant MakeConstant(Tensor data);
-// A call with attributes taken as given; see op/op_registry.h CallOp for op calls with
+// A call with attributes taken as given; see ir/op_registry.h CallOp for op calls with
 // attributes checked and defaulted against the op's schema.
 Call MakeCall(Expr callee, std::vector<Expr> args, Attrs attrs = {});
 Tuple MakeTuple(std::vector<Expr> fields);

@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

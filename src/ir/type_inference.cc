@@ -1,7 +1,7 @@
 #include "ir/type_inference.h"
 
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

@@ -1,5 +1,7 @@
 #include "op/all_ops.h"
 
+#include "ir/op_registry.h"
+
 namespace collage {
 
 void RegisterAllOps(OpRegistry& registry) {
@@ -15,6 +17,22 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterIndexingOps(registry);
   RegisterOrderingOps(registry);
   RegisterEinsumOps(registry);
+}
+
+OpRegistry& OpRegistry::Global() {
+  static OpRegistry* registry = [] {
+    auto* created = new OpRegistry();
+    RegisterAllOps(*created);
+    return created;
+  }();
+  return *registry;
+}
+
+Op GetOp(const std::string& name) { return OpRegistry::Global().GetOpNode(name); }
+
+Call CallOp(const std::string& name, std::vector<Expr> args, const Attrs& attrs) {
+  const OpDef& op = OpRegistry::Global().Get(name);
+  return MakeCall(GetOp(name), std::move(args), NormalizeAttrs(op, attrs));
 }
 
 }  // namespace collage

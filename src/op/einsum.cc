@@ -11,7 +11,7 @@
 #include "op/dtype_support.h"
 #include "op/element_access.h"
 #include "op/kernel_util.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "op/scalar_math.h"
 #include "op/type_relation_util.h"
 

@@ -10,7 +10,7 @@
 #include "op/element_access.h"
 #include "op/kernel_util.h"
 #include "op/nn_common.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "op/scalar_math.h"
 #include "op/type_relation_util.h"
 

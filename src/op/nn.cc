@@ -10,7 +10,7 @@
 #include "op/all_ops.h"
 #include "op/kernel_util.h"
 #include "op/nn_common.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "op/type_relation_util.h"
 
 namespace collage {

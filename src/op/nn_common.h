@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ir/attrs.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "support/tensor.h"
 
 namespace collage {

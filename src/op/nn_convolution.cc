@@ -4,7 +4,7 @@
 // torch's and ONNX's ConvTranspose do, and is the gradient of conv2d with respect to its data.
 #include "op/all_ops.h"
 #include "op/nn_common.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "op/type_relation_util.h"
 
 namespace collage {

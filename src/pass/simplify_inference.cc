@@ -11,7 +11,7 @@
 
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "pass/standard_passes.h"
 
 namespace collage {

@@ -1,6 +1,6 @@
 #include "pattern/pattern.h"
 
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

@@ -42,7 +42,7 @@
 
 namespace collage {
 
-struct OpDef;  // op/op_registry.h
+struct OpDef;  // ir/op_registry.h
 
 enum class PatternKind {
   kWildcard,

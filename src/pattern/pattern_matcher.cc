@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "pattern/attr_constraint.h"
 
 namespace collage {

@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "pattern/pattern_lexer.h"
 
 namespace collage {

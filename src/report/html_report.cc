@@ -57,7 +57,7 @@ std::string SettingsSection(const PlacementReport& report) {
   row("model", report.model);
   row("backends", Join(report.backends));
   row("threads", std::to_string(report.threads));
-  row("cost model", report.cost_model);
+  row("cost model", std::string(CostModelName(report.cost_model)));
   row("timed runs", std::to_string(report.measured_runs));
   return html + "</table>\n";
 }
@@ -124,7 +124,7 @@ std::string RefusalRow(const ReportRefusal& refusal) {
 
 // The candidates the backends refused, slow paths first; only measured tuning compiles them.
 std::string RefusedSection(const PlacementReport& report) {
-  if (report.cost_model != "measured") return "";
+  if (report.cost_model != CostModel::kMeasured) return "";
   std::string html = "<h2>Refused candidates</h2>\n";
   if (report.refused.empty()) return html + "<p>No backend refused a candidate.</p>\n";
   size_t slow_paths = 0;

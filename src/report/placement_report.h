@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "collage/cost_model.h"
 #include "collage/partitioner.h"
 #include "runtime/profiler.h"
 
@@ -60,7 +61,7 @@ struct PlacementReport {
   std::string model{};
   std::vector<std::string> backends{};
   size_t threads = 0;
-  std::string cost_model{};
+  CostModel cost_model = CostModel::kAnalytic;
   std::vector<ReportPartition> partitions{};
   std::vector<ReportGraphNode> nodes{};
   double estimated_total_ms = 0.0;  // the searches' totals, host and transition penalties included

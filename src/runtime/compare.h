@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/value.h"
+#include "support/value.h"
 #include "support/dtype.h"
 #include "support/tensor.h"
 

@@ -18,7 +18,7 @@
 #include "runtime/executable_cache.h"
 #include "runtime/memory_planner.h"
 #include "runtime/profiler.h"
-#include "runtime/value.h"
+#include "support/value.h"
 
 namespace collage {
 

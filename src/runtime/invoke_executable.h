@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "backend/backend.h"
-#include "runtime/value.h"
+#include "support/value.h"
 
 namespace collage {
 

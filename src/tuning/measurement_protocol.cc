@@ -10,7 +10,7 @@
 
 #include "io/npy.h"
 #include "ir/module.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "support/error.h"
 

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "all_backends/all_backends.h"
 #include "backend/backend.h"
 #include "tuning/measured_cost_estimator.h"
 

@@ -1,7 +1,7 @@
 #include "backend/backend_test_util.h"
 
 #include "interpreter/interpreter.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "runtime/invoke_executable.h"
 

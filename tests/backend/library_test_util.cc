@@ -1,6 +1,6 @@
 #include "backend/library_test_util.h"
 
-#include "ir/parser.h"
+#include "parser/parser.h"
 
 namespace collage::testing {
 

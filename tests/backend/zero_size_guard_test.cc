@@ -6,7 +6,7 @@
 
 #include "backend/reference/reference_backend.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "testing/faulty_backends.h"
 #include "testing/graph_builders.h"
 

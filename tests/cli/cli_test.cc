@@ -12,7 +12,7 @@
 #include "cli/cli_fixture.h"
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/structural_equal.h"
 #include "runtime/cost_database.h"
 

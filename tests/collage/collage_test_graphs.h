@@ -4,10 +4,10 @@
 #include <set>
 #include <string>
 
-#include "backend/support_declaration.h"
+#include "declaration/support_declaration.h"
 #include "collage/dataflow_graph.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "testing/graph_builders.h"
 
 namespace collage::collage_testing {

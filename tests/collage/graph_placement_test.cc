@@ -47,10 +47,10 @@ void ExpectValid(const Function& function, const DataflowGraph& graph, const Gra
   EXPECT_TRUE(GroupsAreAcyclic(graph, InsideSets(placement.chosen)));
   EXPECT_EQ(placement.hash, PlanHash(placement.chosen));
   // The outlined function computes what the original does, bit for bit (the same kernels).
-  size_t next_symbol = 0;
+  NameSupply names;
   Function outlined;
   try {
-    outlined = OutlinePartitions(function, graph, placement.chosen, next_symbol);
+    outlined = OutlinePartitions(function, graph, placement.chosen, names);
   } catch (const Error& error) {
     ADD_FAILURE() << "outlining failed: " << error.what();
     return;

@@ -94,7 +94,7 @@ TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
   const uint64_t whole_region = space.Decode(space.AllTo(kGraphRuntime)).hash;
   ASSERT_GE(result.finalists.size(), 3u);
   ASSERT_EQ(result.finalist_origins.size(), result.finalists.size());
-  EXPECT_EQ(result.finalist_origins[0], std::string("all ") + kGraphRuntime);
+  EXPECT_EQ(result.finalist_origins[0], FinalistOrigin::WholeRegion(kGraphRuntime));
   EXPECT_EQ(PlanHash(result.finalists[0]), whole_region);
   std::set<uint64_t> finalist_hashes;
   for (const std::vector<CandidatePartition>& finalist : result.finalists) finalist_hashes.insert(PlanHash(finalist));
@@ -105,8 +105,9 @@ TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
   std::vector<double> best_latencies;
   for (size_t rank = 1; rank < result.finalists.size(); ++rank) {
     best_latencies.push_back(chain.latency(result.finalists[rank]));
-    ASSERT_EQ(result.finalist_origins[rank].rfind("best ", 0), 0u) << result.finalist_origins[rank];
-    best_ranks = std::stoul(result.finalist_origins[rank].substr(5));
+    ASSERT_EQ(result.finalist_origins[rank].kind, FinalistOrigin::Kind::kBestByFitness)
+        << result.finalist_origins[rank].ToString();
+    best_ranks = result.finalist_origins[rank].rank;
   }
   EXPECT_EQ(best_ranks, 3u);
   EXPECT_TRUE(std::is_sorted(best_latencies.begin(), best_latencies.end()));
@@ -268,10 +269,10 @@ TEST(GraphSearchTest, PartitionWithGraphSearchOutlinesTheChoiceMeasuredOnOutline
   });
   MockCostEstimator estimator(EstimatedCost);
   GraphSearchOptions options = SmallBudget(4);
-  size_t next_symbol = 0;
+  NameSupply names;
   const GraphPartitionResult result =
       PartitionWithGraphSearch(function, LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"}), estimator, {},
-                               {kGraphRuntime}, fitness, options, &next_symbol);
+                               {kGraphRuntime}, fitness, options, &names);
   ASSERT_TRUE(result.search.replaced);
   EXPECT_EQ(result.search.description.best_fitness, 0.0);
   EXPECT_EQ(PartitionsOf(result.partition.function, kGraphRuntime), 1u);
@@ -286,7 +287,7 @@ TEST(GraphSearchTest, PartitionWithGraphSearchOutlinesTheChoiceMeasuredOnOutline
     for (const std::string& symbol : finalist.symbols) partitions += symbol.empty() ? 0 : 1;
     most_partitions = std::max(most_partitions, partitions);
   }
-  EXPECT_EQ(next_symbol, most_partitions);
+  EXPECT_EQ(names.handed_out(), most_partitions);
 
   EXPECT_THROW(PartitionWithGraphSearch(function, LibAndGraphSpecs({"nn.relu", "tanh"}, {"nn.relu", "tanh"}),
                                         estimator, {}, {"xnnpack"}, fitness, options),
@@ -309,21 +310,24 @@ TEST(GraphSearchTest, AnAloneSpecsOwnPlacementIsAFinalistAfterTheWholeRegionOnes
   const GraphPartitionResult result =
       PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
   ASSERT_GE(result.search.finalist_origins.size(), 2u);
-  EXPECT_EQ(result.search.finalist_origins[0], std::string("all ") + kGraphRuntime);
-  EXPECT_EQ(result.search.finalist_origins[1], "all gen");
+  EXPECT_EQ(result.search.finalist_origins[0], FinalistOrigin::WholeRegion(kGraphRuntime));
+  EXPECT_EQ(result.search.finalist_origins[1].ToString(), "all gen");
   ASSERT_EQ(result.finalists.size(), result.search.finalists.size());
   const Function& alone = result.finalists[1].function;
   EXPECT_GE(PartitionsOf(alone, "gen"), 1u) << PrintFunction(alone);
   EXPECT_EQ(PartitionsOf(alone, "lib") + PartitionsOf(alone, kGraphRuntime), 0u) << PrintFunction(alone);
   for (size_t rank = 2; rank < result.search.finalist_origins.size(); ++rank) {
-    EXPECT_EQ(result.search.finalist_origins[rank].rfind("best ", 0), 0u) << result.search.finalist_origins[rank];
+    EXPECT_EQ(result.search.finalist_origins[rank].kind, FinalistOrigin::Kind::kBestByFitness)
+        << result.search.finalist_origins[rank].ToString();
   }
 
   // An alone spec equal to the op-level placement adds no finalist; an unknown one is an Error.
   options.alone_specs = {"lib"};
   const GraphPartitionResult lib_alone =
       PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
-  for (const std::string& origin : lib_alone.search.finalist_origins) EXPECT_NE(origin, "all lib");
+  for (const FinalistOrigin& origin : lib_alone.search.finalist_origins) {
+    EXPECT_NE(origin, FinalistOrigin::WholeRegion("lib"));
+  }
   options.alone_specs = {"xnnpack"};
   EXPECT_THROW(PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options), Error);
 }
@@ -350,10 +354,10 @@ TEST(GraphSearchTest, TheOpLevelPlacementWithoutTransitionPenaltyIsAFinalistAfte
       PartitionWithGraphSearch(function, specs, estimator, with_penalty, {kGraphRuntime}, fitness, options);
   EXPECT_EQ(PartitionsOf(result.partition.function, "gen"), 0u) << PrintFunction(result.partition.function);
   const auto origin = std::find(result.search.finalist_origins.begin(), result.search.finalist_origins.end(),
-                                std::string(kPenaltyFreeOrigin));
+                                FinalistOrigin::PenaltyFree());
   ASSERT_NE(origin, result.search.finalist_origins.end());
   const size_t index = static_cast<size_t>(origin - result.search.finalist_origins.begin());
-  EXPECT_EQ(result.search.finalist_origins[index - 1].rfind("all ", 0), 0u);
+  EXPECT_EQ(result.search.finalist_origins[index - 1].kind, FinalistOrigin::Kind::kWholeRegion);
   ASSERT_EQ(result.finalists.size(), result.search.finalists.size());
   const Function& penalty_free = result.finalists[index].function;
   EXPECT_EQ(PartitionsOf(penalty_free, "gen"), 1u) << PrintFunction(penalty_free);
@@ -363,7 +367,7 @@ TEST(GraphSearchTest, TheOpLevelPlacementWithoutTransitionPenaltyIsAFinalistAfte
   const GraphPartitionResult unpenalized =
       PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
   EXPECT_EQ(std::count(unpenalized.search.finalist_origins.begin(), unpenalized.search.finalist_origins.end(),
-                       std::string(kPenaltyFreeOrigin)),
+                       FinalistOrigin::PenaltyFree()),
             0);
 }
 

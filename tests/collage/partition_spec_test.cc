@@ -6,7 +6,7 @@
 #include "collage/partitioner.h"
 #include "collage_test_graphs.h"
 #include "interpreter/interpreter.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/visitor.h"

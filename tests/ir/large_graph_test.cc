@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "interpreter/interpreter.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/type_inference.h"

@@ -9,11 +9,11 @@
 #include <limits>
 
 #include "build_paths.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "testing/example_graphs.h"
 #include "testing/graph_builders.h"
 

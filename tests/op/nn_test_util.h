@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "runtime/compare.h"
 #include "support/tensor.h"
 

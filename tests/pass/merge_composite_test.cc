@@ -4,6 +4,7 @@
 
 #include "backend/backend_test_util.h"
 #include "interpreter/interpreter.h"
+#include "ir/op_registry.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 #include "pattern/pattern.h"

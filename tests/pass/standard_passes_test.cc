@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "interpreter/interpreter.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/structural_equal.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"

@@ -113,7 +113,7 @@ TEST(HtmlReportTest, TheGraphIsInlinedOrItsAbsenceExplained) {
 
 TEST(HtmlReportTest, RefusedCandidatesListSlowPathsFirst) {
   PlacementReport report = MakeHandWrittenReport();
-  report.cost_model = "measured";
+  report.cost_model = CostModel::kMeasured;
   report.refused = {{"b: nn.relu (1x4)", "b: op nn.relu is <not> supported"},
                     {"onednn: multiply (1x16x5x5)",
                      "onednn: slow path: oneDNN runs the binary of multiply only in its reference implementation "
@@ -134,7 +134,7 @@ TEST(HtmlReportTest, RefusedCandidatesListSlowPathsFirst) {
   EXPECT_NE(PlacementReportToHtml(report, BackendColors(report), kDrawnGraph)
                 .find("<h2>Refused candidates</h2>\n<p>No backend refused a candidate.</p>"),
             std::string::npos);
-  report.cost_model = "analytic";  // nothing is compiled, so nothing can be refused
+  report.cost_model = CostModel::kAnalytic;  // nothing is compiled, so nothing can be refused
   EXPECT_EQ(PlacementReportToHtml(report, BackendColors(report), kDrawnGraph).find("Refused candidates"),
             std::string::npos);
 }

@@ -17,14 +17,14 @@ PlacementReport MakeUnaryChainReport() {
                                            {MakeOpPredicateSpec(collage_testing::Declare("a", {"nn.relu"})),
                                             MakeOpPredicateSpec(collage_testing::Declare("b", {"tanh", "exp"}))},
                                            estimator, options);
-  PlacementReport report{.model = "chain.cir", .backends = {"a", "b"}, .threads = 2, .cost_model = "mock"};
+  PlacementReport report{.model = "chain.cir", .backends = {"a", "b"}, .threads = 2, .cost_model = CostModel::kAnalytic};
   AddPartitionedFunction(report, function, result, estimator);
   return report;
 }
 
 PlacementReport MakeHandWrittenReport() {
   PlacementReport report{.model = "models/<m&\"x'>.cir", .backends = {"<a&b>", "c'\"d"}, .threads = 4,
-                         .cost_model = "analytic"};
+                         .cost_model = CostModel::kAnalytic};
   ReportPartition first{.symbol = "<a&b>_0", .backend = "<a&b>", .ops = 2, .label = "nn.conv2d+<relu>",
                         .estimated_ms = 0.5, .measured_ms = 1.0, .alternative = {}};
   first.alternative = ReportAlternative{"c'\"d(nn.conv2d) + c'\"d(<relu>)", 0.75, 0.25};

@@ -4,7 +4,7 @@
 
 #include "interpreter/interpreter.h"
 #include "ir/type.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "runtime/executor.h"
 #include "runtime/greedy_placement.h"
 #include "testing/random_graphs.h"

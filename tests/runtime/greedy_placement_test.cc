@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "backend/backend_test_util.h"
+#include "ir/op_registry.h"
 #include "ir/printer.h"
 #include "ir/visitor.h"
 #include "pattern/pattern.h"

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "backend/reference/reference_backend.h"
+#include "ir/op_registry.h"
 
 namespace collage::testing {
 namespace {

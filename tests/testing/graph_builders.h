@@ -2,7 +2,7 @@
 #pragma once
 
 #include "ir/expr.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage::testing {
 

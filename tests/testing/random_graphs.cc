@@ -5,7 +5,7 @@
 
 #include "ir/type.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "support/shape.h"
 
 namespace collage::testing {

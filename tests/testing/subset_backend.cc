@@ -4,7 +4,7 @@
 
 #include "backend/reference/reference_backend.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage::testing {
 

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage::testing {
 

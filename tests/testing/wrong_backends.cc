@@ -8,7 +8,7 @@
 #include "ir/type.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "support/shape.h"
 
 namespace collage::testing {

@@ -1,6 +1,6 @@
 // The collage command-line tool with the deliberately wrong test backends added after this
 // build's own, for the CLI tests that check `run --check` catches each of them.
-#include "backend/global_registry_additions.h"
+#include "all_backends/global_registry_additions.h"
 #include "command_line.h"
 #include "testing/wrong_backends.h"
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "runtime/greedy_placement.h"
 #include "testing/subset_backend.h"
 

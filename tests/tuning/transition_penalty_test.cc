@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "collage/dataflow_graph.h"
+#include "ir/op_registry.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
 #include "testing/graph_builders.h"
 
 namespace collage {

@@ -61,7 +61,7 @@ CommandSpec BenchCommandSpec() {
 }
 
 int RunBenchCommand(const ParsedArguments& arguments) {
-  const PartitionRequest request = ReadPartitionRequest(arguments, "measured", kCommand);
+  const PartitionRequest request = ReadPartitionRequest(arguments, CostModel::kMeasured, kCommand);
   RefuseOutputsOverInputs({{"--json", arguments.Value("--json").value_or("")}}, PartitionRequestInputs(request));
   BenchmarkOptions options;
   options.threads = request.threads;

@@ -58,7 +58,7 @@ CommandSpec PartitionCommandSpec() {
 }
 
 int RunPartitionCommand(const ParsedArguments& arguments) {
-  const PartitionRequest request = ReadPartitionRequest(arguments, "analytic", kCommand);
+  const PartitionRequest request = ReadPartitionRequest(arguments, CostModel::kAnalytic, kCommand);
   RefuseOutputsOverInputs(
       {{"--output", arguments.Value("--output").value_or("")}, {"--report", arguments.Value("--report").value_or("")}},
       PartitionRequestInputs(request));

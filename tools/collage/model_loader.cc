@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "frontend/onnx/onnx_importer.h"
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "pass/standard_passes.h"
 #include "support/error.h"
 

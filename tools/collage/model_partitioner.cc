@@ -128,7 +128,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   std::vector<std::vector<PartitionResult>> finalist_results;
   // The placements the search measures share most partitions: each is compiled once.
   auto compiled = std::make_unique<ExecutableCache>(GraphStageCacheBytes());
-  size_t next_symbol = 0;
+  NameSupply names;
   size_t f = 0;
   for (const auto& [name, function] : model.functions()) {
     const PlacementFitness fitness = FitnessOfOutlined(function, [&, name = name](const Function& partitioned) {
@@ -144,7 +144,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     graph_options.evolution.seed = request.seed;
     graph_options.alone_specs = alone_backends;
     GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, region_backends,
-                                                           fitness, graph_options, &next_symbol);
+                                                           fitness, graph_options, &names);
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
     for (size_t rank = 0; rank < result.finalists.size(); ++rank) {
       if (rank == finalist_results.size()) {
@@ -225,7 +225,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   options.coalesce = CoalesceRegions(RegionBackends(request.backends));
   std::shared_ptr<CostEstimator>& estimator = placement.estimator;
   MeasuredCostEstimator* measured = nullptr;
-  if (request.cost_model == "measured") {
+  if (request.cost_model == CostModel::kMeasured) {
     placement.database_path = request.database_path.empty() ? CostDatabase::DefaultPath() : request.database_path;
     placement.database = std::make_shared<CostDatabase>(CostDatabase::Open(placement.database_path));
     MeasuredCostOptions measured_options;
@@ -241,21 +241,20 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     options.search.transition_penalty_bound = ConversionTransitionPenaltyBound(placement.conversion_costs->AsFunction());
     options.search.host_spec = host.name;
   } else {
-    Check(request.cost_model == "analytic", "unknown cost model '" + request.cost_model + "'");
     estimator = std::make_shared<AnalyticCostEstimator>(performance);
   }
 
   Plan& plan = placement.plan;
   plan = Plan{request.model_path, ModelHash(model), request.backends, request.cost_model, {}, 0, Module()};
-  size_t next_symbol = 0;
+  NameSupply names;
   for (const auto& [name, function] : model.functions()) {
-    PartitionResult result = Partition(function, specs, *estimator, options, &next_symbol);
+    PartitionResult result = Partition(function, specs, *estimator, options, &names);
     AddPartitions(plan, result, DataflowGraph::Create(function->body), *estimator);
     plan.total_ms += result.total.seconds() * 1e3;
     plan.module.Add(name, result.function);
     placement.functions.push_back({name, function, std::move(result)});
   }
-  if (request.search == "graph") {
+  if (request.search == SearchLevel::kGraph) {
     Check(measured != nullptr, "--search graph needs --cost measured");
     RunGraphStage(model, request, specs, *estimator, options, placement);
   }
@@ -307,7 +306,7 @@ std::string ModelPlacement::GraphStage::FinalDecision() const {
   std::ostringstream text;
   text << "final interleaved measurement: op-level " << op_level_ms << " ms";
   for (size_t rank = 0; rank < finalist_ms.size(); ++rank) {
-    text << ", finalist " << rank + 1 << " (" << finalist_origins[rank] << ") " << finalist_ms[rank] << " ms";
+    text << ", finalist " << rank + 1 << " (" << finalist_origins[rank].ToString() << ") " << finalist_ms[rank] << " ms";
   }
   text << ": " << (replaced() ? "finalist " + std::to_string(kept_finalist) + " is kept"
                              : std::string("the op-level plan is kept"));

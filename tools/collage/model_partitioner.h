@@ -2,7 +2,7 @@
 // bench` do: phase 1 from the registry (one spec per listed backend from its declaration,
 // plus the host), the chosen cost model, then Partition per function of the module.
 //
-// Cost models: "analytic" (each backend's roofline, no measurement) and "measured" (every
+// Cost models: analytic (each backend's roofline, no measurement) and measured (every
 // candidate timed by a worker process, costs kept in the cost database, and a transition
 // penalty from the measured copy bandwidth).
 #pragma once
@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "collage/cost_model.h"
+#include "collage/graph_search.h"
 #include "collage/partitioner.h"
+#include "collage/search_level.h"
 #include "plan_file.h"
 #include "runtime/executable_cache.h"
 #include "tuning/measured_cost_estimator.h"
@@ -23,13 +26,13 @@ namespace collage::cli {
 struct PartitionRequest {
   std::string model_path;
   std::vector<std::string> backends;
-  std::string cost_model = "analytic";  // or "measured"
+  CostModel cost_model = CostModel::kAnalytic;
   std::string database_path;            // measured only; "": CostDatabase::DefaultPath()
   int threads = 1;
   bool show_progress = true;
-  // "op", or "graph": the evolutionary graph-level stage after the op-level search (measured
-  // costs only), offering regions to the listed backends that optimize across ops.
-  std::string search = "op";
+  // kGraph: the evolutionary graph-level stage after the op-level search (measured costs
+  // only), offering regions to the listed backends that optimize across ops.
+  SearchLevel search = SearchLevel::kOp;
   double graph_budget_seconds = 120;  // wall time of the evolutionary search, per function
   uint64_t seed = 0;                  // of the random inputs and of the evolutionary search
 };
@@ -60,7 +63,7 @@ struct ModelPlacement {
     std::vector<std::string> descriptions;
     double op_level_ms = 0;
     std::vector<double> finalist_ms;
-    std::vector<std::string> finalist_origins;  // per finalist: "best 2", "all onednn" (of the first function)
+    std::vector<FinalistOrigin> finalist_origins;  // per finalist (of the first function)
     size_t kept_finalist = 0;  // which replaced the op-level plan (from 1); 0: none did
 
     bool replaced() const { return kept_finalist > 0; }

@@ -8,7 +8,7 @@
 
 #include "io/npz.h"
 #include "ir/expr.h"
-#include "runtime/value.h"
+#include "support/value.h"
 
 namespace collage::cli {
 

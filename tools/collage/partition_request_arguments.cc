@@ -24,22 +24,22 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs() {
   };
 }
 
-PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, const std::string& default_cost,
+PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostModel default_cost,
                                       const std::string& command) {
   PartitionRequest request;
   request.model_path = arguments.positional;
-  request.cost_model = arguments.Value("--cost").value_or(default_cost);
-  if (request.cost_model != "analytic" && request.cost_model != "measured") {
-    throw UsageError("--cost expects analytic or measured, got '" + request.cost_model + "'", command);
-  }
-  if (arguments.Has("--db") && request.cost_model != "measured") {
+  const std::string cost_model = arguments.Value("--cost").value_or(std::string(CostModelName(default_cost)));
+  const std::optional<CostModel> parsed_cost_model = ParseCostModel(cost_model);
+  if (!parsed_cost_model) throw UsageError("--cost expects analytic or measured, got '" + cost_model + "'", command);
+  request.cost_model = *parsed_cost_model;
+  if (arguments.Has("--db") && request.cost_model != CostModel::kMeasured) {
     throw UsageError("--db (the measured-cost database) needs --cost measured", command);
   }
-  request.search = arguments.Value("--search").value_or("op");
-  if (request.search != "op" && request.search != "graph") {
-    throw UsageError("--search expects op or graph, got '" + request.search + "'", command);
-  }
-  if (request.search == "graph" && request.cost_model != "measured") {
+  const std::string search = arguments.Value("--search").value_or("op");
+  const std::optional<SearchLevel> parsed_search = ParseSearchLevel(search);
+  if (!parsed_search) throw UsageError("--search expects op or graph, got '" + search + "'", command);
+  request.search = *parsed_search;
+  if (request.search == SearchLevel::kGraph && request.cost_model != CostModel::kMeasured) {
     throw UsageError("--search graph measures whole-model latency: it needs --cost measured", command);
   }
   request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
@@ -56,7 +56,7 @@ PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, const st
 
 std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request) {
   std::vector<NamedPath> inputs = {{"MODEL", request.model_path}};
-  if (request.cost_model == "measured") {
+  if (request.cost_model == CostModel::kMeasured) {
     inputs.push_back({"--db", request.database_path.empty() ? CostDatabase::DefaultPath() : request.database_path});
   }
   return inputs;

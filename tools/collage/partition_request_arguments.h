@@ -17,7 +17,7 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs();
 // Reads those options (and --cost when the command has it; `default_cost` otherwise). Bad
 // values and contradictions (--db or --search graph without measured costs) are UsageErrors
 // for `command`.
-PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, const std::string& default_cost,
+PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostModel default_cost,
                                       const std::string& command);
 
 // The files the request reads: the model and, for measured costs, the cost database.

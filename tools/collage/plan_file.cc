@@ -6,7 +6,7 @@
 #include <optional>
 #include <sstream>
 
-#include "ir/parser.h"
+#include "parser/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/type.h"
@@ -119,7 +119,7 @@ std::string PlanToText(const Plan& plan) {
   std::string backends;
   for (const std::string& backend : plan.backends) backends += (backends.empty() ? "" : ",") + backend;
   text += "// backends: " + backends + "\n";
-  text += "// cost: " + plan.cost_model + "\n";
+  text += "// cost: " + std::string(CostModelName(plan.cost_model)) + "\n";
   for (const PlannedPartition& partition : plan.partitions) {
     text += "// partition: " + partition.symbol + " backend=" + partition.backend +
             " layout=" + LayoutName(partition.layout) + " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
@@ -146,7 +146,12 @@ Plan ParsePlan(const std::string& text, const std::string& path) {
     if (backend.empty()) reader.Fail(reader.line_number(), "empty backend name");
     plan.backends.push_back(backend);
   }
-  plan.cost_model = reader.Required("cost");
+  const std::string cost_model = reader.Required("cost");
+  const std::optional<CostModel> parsed_cost_model = ParseCostModel(cost_model);
+  if (!parsed_cost_model) {
+    reader.Fail(reader.line_number(), "unknown cost model '" + cost_model + "' (expected analytic or measured)");
+  }
+  plan.cost_model = *parsed_cost_model;
   while (std::optional<std::string> line = reader.Next("partition")) {
     plan.partitions.push_back(ParsePartitionLine(*line, reader));
   }

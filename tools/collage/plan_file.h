@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "collage/cost_model.h"
 #include "ir/module.h"
 #include "support/tensor_format.h"
 
@@ -39,7 +40,7 @@ struct Plan {
   std::string model_path;
   std::string model_hash;
   std::vector<std::string> backends;
-  std::string cost_model;
+  CostModel cost_model = CostModel::kAnalytic;
   std::vector<PlannedPartition> partitions;
   double total_ms = 0;
   Module module;

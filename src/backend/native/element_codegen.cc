@@ -5,7 +5,7 @@
 
 #include "backend/native/index_expr.h"
 #include "op/nn_common.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "op/resize_taps.h"
 #include "op/slice_range.h"
 #include "support/error.h"

@@ -7,7 +7,7 @@
 #include "backend/native/element_codegen.h"
 #include "backend/native/index_expr.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "support/error.h"
 
 namespace collage::native {

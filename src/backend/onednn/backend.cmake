@@ -3,11 +3,10 @@
 find_package(dnnl CONFIG QUIET)
 find_package(OpenMP QUIET COMPONENTS CXX)
 if(dnnl_FOUND AND OpenMP_CXX_FOUND)
-  file(GLOB COLLAGE_ONEDNN_BACKEND_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cc)
-  target_sources(collage_core PRIVATE ${COLLAGE_ONEDNN_BACKEND_SOURCES})
+  collage_add_backend(onednn PUBLIC backend declaration support PRIVATE ir op pattern)
   # oneDNN runs on OpenMP threads: the executable sets their count with omp_set_num_threads.
-  target_link_libraries(collage_core PUBLIC DNNL::dnnl ${OpenMP_CXX_LIBRARIES})
-  set_property(SOURCE ${CMAKE_SOURCE_DIR}/src/backend/all_backends.cc APPEND PROPERTY
+  target_link_libraries(collage_backend_onednn PUBLIC DNNL::dnnl ${OpenMP_CXX_LIBRARIES})
+  set_property(SOURCE ${CMAKE_SOURCE_DIR}/src/all_backends/all_backends.cc APPEND PROPERTY
                COMPILE_DEFINITIONS COLLAGE_WITH_ONEDNN)
   message(STATUS "Backend onednn: oneDNN ${dnnl_VERSION}")
 else()

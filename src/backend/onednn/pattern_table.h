@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "backend/support_declaration.h"
+#include "declaration/support_declaration.h"
 
 namespace collage::onednn {
 

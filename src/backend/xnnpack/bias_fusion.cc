@@ -5,7 +5,7 @@
 #include "backend/xnnpack/layout.h"
 #include "backend/xnnpack/partition_body.h"
 #include "backend/xnnpack/support_rules.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage::xnnpack {
 namespace {

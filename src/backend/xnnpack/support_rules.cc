@@ -2,7 +2,7 @@
 
 #include "backend/xnnpack/op_table.h"
 #include "backend/xnnpack/partition_body.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage::xnnpack {
 namespace {

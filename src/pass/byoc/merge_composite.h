@@ -16,7 +16,7 @@
 
 #include <vector>
 
-#include "backend/support_declaration.h"
+#include "declaration/support_declaration.h"
 #include "pass/pass.h"
 
 namespace collage {

@@ -112,7 +112,7 @@ void MergeCompilerRegions(RegionAssignment& assignment) {
 }
 
 Expr PartitionGraph(RegionAssignment& assignment, const std::vector<SupportDeclaration>& backends,
-                    size_t* next_symbol) {
+                    NameSupply& names) {
   const size_t count = assignment.graph.nodes.size();
   std::vector<std::optional<size_t>> group_of(count);
   for (size_t i = 0; i < count; ++i) {
@@ -124,7 +124,7 @@ Expr PartitionGraph(RegionAssignment& assignment, const std::vector<SupportDecla
     const std::string& backend = backends[*assignment.backend_of[region]].backend;
     return Attrs{{attr::kPrimitive, int64_t{1}},
                  {attr::kCompiler, backend},
-                 {attr::kGlobalSymbol, backend + "_" + std::to_string((*next_symbol)++)}};
+                 {attr::kGlobalSymbol, names.Fresh(backend)}};
   };
   return OutlineGroups(assignment.graph, group_of, options);
 }
@@ -133,7 +133,7 @@ Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order)
   return Pass::ModulePass({"PartitionGreedy", 0}, [backends = std::move(backends_in_priority_order)](
                                                       const Module& module, const PassContext&) {
     Module result;
-    size_t next_symbol = 0;  // global symbols are unique across the module
+    NameSupply names;  // global symbols are unique across the module
     for (const auto& [name, function] : module.functions()) {
       InferType(function);
       Function merged = MakeFunction(function->params, MergeCompositeInBody(function->body, backends), function->attrs);
@@ -141,7 +141,7 @@ Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order)
       RegionAssignment assignment = AnnotateTarget(merged->body, backends);
       MergeCompilerRegions(assignment);
       Function partitioned =
-          MakeFunction(merged->params, PartitionGraph(assignment, backends, &next_symbol), merged->attrs);
+          MakeFunction(merged->params, PartitionGraph(assignment, backends, names), merged->attrs);
       InferType(partitioned);
       result.Add(name, partitioned);
     }

@@ -12,7 +12,8 @@
 #include <optional>
 #include <vector>
 
-#include "backend/support_declaration.h"
+#include "declaration/support_declaration.h"
+#include "ir/name_supply.h"
 #include "pass/fuse_ops/indexed_forward_graph.h"
 #include "pass/pass.h"
 
@@ -29,9 +30,9 @@ struct RegionAssignment {
 
 RegionAssignment AnnotateTarget(const Expr& body, const std::vector<SupportDeclaration>& backends);
 void MergeCompilerRegions(RegionAssignment& assignment);
-// Outlines every region; `next_symbol` numbers the global symbols ("<backend>_<n>").
+// Outlines every region; `names` supplies the global symbols ("<backend>_<n>").
 Expr PartitionGraph(RegionAssignment& assignment, const std::vector<SupportDeclaration>& backends,
-                    size_t* next_symbol);
+                    NameSupply& names);
 
 // The four steps over every function of a module.
 Pass PartitionGreedy(std::vector<SupportDeclaration> backends_in_priority_order);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ir/expr.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 

@@ -16,7 +16,7 @@
 #include "backend/native/native_test_util.h"
 #include "interpreter/interpreter.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "runtime/invoke_executable.h"
 #include "testing/scoped_environment.h"
 #include "testing/temp_directory.h"

@@ -9,7 +9,7 @@
 #include "backend/backend_test_util.h"
 #include "backend/native/native_backend.h"
 #include "backend/native/native_test_util.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "build_paths.h"
 #include "ir/visitor.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 #include "runtime/compare.h"
 
 namespace collage::testing {

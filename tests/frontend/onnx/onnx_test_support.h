@@ -12,7 +12,7 @@
 
 #include "frontend/onnx/onnx_importer.h"
 #include "io/npz.h"
-#include "runtime/value.h"
+#include "support/value.h"
 
 namespace collage::testing {
 

@@ -1,7 +1,8 @@
 // The backends of this build, one registration line each. Backends that need an optional
 // library or device are guarded by the COLLAGE_WITH_<NAME> macro their folder's backend.cmake
 // defines when the library is found.
-#include "backend/backend.h"
+#include "all_backends/all_backends.h"
+
 #include "backend/native/native_backend.h"
 #include "backend/reference/reference_backend.h"
 #ifdef COLLAGE_WITH_ONEDNN

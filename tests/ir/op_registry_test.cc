@@ -1,4 +1,4 @@
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,4 @@
-#include "op/op_registry.h"
-
-#include "op/all_ops.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 
@@ -63,15 +61,6 @@ OpDefBuilder& OpDefBuilder::Kernel(ReferenceKernel kernel) {
   return *this;
 }
 
-OpRegistry& OpRegistry::Global() {
-  static OpRegistry* registry = [] {
-    auto* created = new OpRegistry();
-    RegisterAllOps(*created);
-    return created;
-  }();
-  return *registry;
-}
-
 OpDefBuilder OpRegistry::Register(const std::string& name) {
   Check(ops_.count(name) == 0, "op '" + name + "' registered twice");
   auto def = std::make_unique<OpDef>();
@@ -99,10 +88,7 @@ std::vector<const OpDef*> OpRegistry::AllOps() const {
   return all;
 }
 
-Op GetOp(const std::string& name) {
-  OpRegistry& registry = OpRegistry::Global();
-  return registry.op_nodes_.at(&registry.Get(name));
-}
+Op OpRegistry::GetOpNode(const std::string& name) const { return op_nodes_.at(&Get(name)); }
 
 namespace {
 
@@ -150,11 +136,6 @@ Attrs NormalizeAttrs(const OpDef& op, const Attrs& attrs) {
     normalized.Set(spec.name, *spec.default_value);
   }
   return normalized;
-}
-
-Call CallOp(const std::string& name, std::vector<Expr> args, const Attrs& attrs) {
-  const OpDef& op = OpRegistry::Global().Get(name);
-  return MakeCall(GetOp(name), std::move(args), NormalizeAttrs(op, attrs));
 }
 
 }  // namespace collage

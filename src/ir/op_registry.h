@@ -1,9 +1,10 @@
 // The operator registry: for each op its arity, typed attribute schema with defaults,
 // type relation (shape inference), FuseOps pattern kind and reference kernel.
 //
-// Ops are registered once, on first use of OpRegistry::Global(), by the group
-// registration functions listed in op/all_ops.cc. Registered OpDefs live for the whole
-// program, so `const OpDef*` is a stable identity.
+// This is the registry's core, beside the IR that refers to OpDefs. The global registry
+// (Global(), GetOp, CallOp) is defined by the op layer (op/all_ops.cc): ops are registered
+// once, on first use of OpRegistry::Global(), by the group registration functions it lists.
+// Registered OpDefs live for the whole program, so `const OpDef*` is a stable identity.
 #pragma once
 
 #include <functional>
@@ -91,12 +92,13 @@ class OpRegistry {
   const OpDef& Get(const std::string& name) const;
   // All ops, sorted by name.
   std::vector<const OpDef*> AllOps() const;
+  // The shared OpNode of a registered op (throws for unknown ops).
+  Op GetOpNode(const std::string& name) const;
 
  private:
   OpRegistry() = default;
   std::map<std::string, std::unique_ptr<OpDef>> ops_;
   std::map<const OpDef*, Op> op_nodes_;
-  friend Op GetOp(const std::string& name);
 };
 
 // The shared OpNode for a registered op (throws for unknown ops).

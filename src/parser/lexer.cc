@@ -1,4 +1,4 @@
-#include "ir/lexer.h"
+#include "parser/lexer.h"
 
 #include <cstdio>
 

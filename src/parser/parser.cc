@@ -4,7 +4,7 @@
 // Bindings are parsed in a loop, so recursion depth grows only with inline nesting of
 // expressions, types and functions, which is capped at kMaxNesting. Every node the parser
 // creates carries its source location, so TypeErrors from InferType point into the text.
-#include "ir/parser.h"
+#include "parser/parser.h"
 
 #include <charconv>
 #include <cmath>
@@ -15,9 +15,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "ir/lexer.h"
+#include "parser/lexer.h"
 #include "ir/type_inference.h"
-#include "op/op_registry.h"
+#include "ir/op_registry.h"
 
 namespace collage {
 namespace {

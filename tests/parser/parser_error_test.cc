@@ -4,7 +4,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "ir/parser.h"
+#include "parser/parser.h"
 
 namespace collage {
 namespace {
