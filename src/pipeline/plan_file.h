@@ -23,7 +23,7 @@
 #include "collage/cost_model.h"
 #include "ir/module.h"
 
-namespace collage::cli {
+namespace collage {
 
 struct PlannedPartition {
   std::string symbol;   // the partition function's global_symbol
@@ -58,4 +58,4 @@ Plan ReadPlanFile(const std::string& path);
 void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const Module& model,
                            const std::string& model_path);
 
-}  // namespace collage::cli
+}  // namespace collage
