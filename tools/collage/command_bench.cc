@@ -12,12 +12,13 @@
 
 #include "commands.h"
 #include "json_writer.h"
-#include "model_loader.h"
-#include "model_partitioner.h"
 #include "output_paths.h"
 #include "partition_request_arguments.h"
+#include "pipeline/model_loader.h"
+#include "pipeline/model_partitioner.h"
+#include "pipeline/text_file.h"
 #include "runtime/greedy_placement.h"
-#include "text_file.h"
+#include "shape_option.h"
 #include "tuning/interleaved_benchmark.h"
 
 namespace collage::cli {

@@ -7,8 +7,8 @@
 
 #include "commands.h"
 #include "output_paths.h"
+#include "pipeline/text_file.h"
 #include "runtime/cost_database.h"
-#include "text_file.h"
 
 namespace collage::cli {
 namespace {

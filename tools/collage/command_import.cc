@@ -3,8 +3,9 @@
 
 #include "commands.h"
 #include "ir/printer.h"
-#include "model_loader.h"
-#include "text_file.h"
+#include "pipeline/model_loader.h"
+#include "pipeline/text_file.h"
+#include "shape_option.h"
 
 namespace collage::cli {
 

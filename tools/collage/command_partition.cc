@@ -9,12 +9,13 @@
 
 #include "backend/backend.h"
 #include "commands.h"
-#include "model_loader.h"
-#include "model_partitioner.h"
 #include "output_paths.h"
 #include "partition_request_arguments.h"
-#include "partition_report_writer.h"
-#include "text_file.h"
+#include "pipeline/model_loader.h"
+#include "pipeline/model_partitioner.h"
+#include "pipeline/partition_report_writer.h"
+#include "pipeline/text_file.h"
+#include "shape_option.h"
 
 namespace collage::cli {
 namespace {

@@ -2,8 +2,9 @@
 
 #include "available_backends.h"
 #include "backend/backend.h"
-#include "model_loader.h"
+#include "pipeline/model_loader.h"
 #include "runtime/cost_database.h"
+#include "shape_option.h"
 #include "threads_option.h"
 
 namespace collage::cli {

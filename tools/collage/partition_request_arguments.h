@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "arguments.h"
-#include "model_partitioner.h"
 #include "output_paths.h"
+#include "pipeline/model_partitioner.h"
 
 namespace collage::cli {
 

@@ -3,11 +3,11 @@
 
 #include <string>
 
-namespace collage::cli {
+namespace collage {
 
 // Throws Error "cannot create 'PATH': <reason>" or "cannot write 'PATH'".
 void WriteTextFile(const std::string& path, const std::string& text);
 // Throws Error "cannot read 'PATH': <reason>".
 std::string ReadTextFile(const std::string& path);
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -16,12 +16,12 @@
 #include "collage/graph_search.h"
 #include "collage/partitioner.h"
 #include "collage/search_level.h"
-#include "plan_file.h"
+#include "pipeline/plan_file.h"
 #include "runtime/executable_cache.h"
 #include "tuning/measured_cost_estimator.h"
 #include "tuning/transition_penalty.h"
 
-namespace collage::cli {
+namespace collage {
 
 struct PartitionRequest {
   std::string model_path;
@@ -87,4 +87,4 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request);
 double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds,
                                 ExecutableCache* cache = nullptr);
 
-}  // namespace collage::cli
+}  // namespace collage

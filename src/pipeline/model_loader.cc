@@ -1,4 +1,4 @@
-#include "model_loader.h"
+#include "pipeline/model_loader.h"
 
 #include <filesystem>
 #include <iostream>
@@ -8,30 +8,7 @@
 #include "pass/standard_passes.h"
 #include "support/error.h"
 
-namespace collage::cli {
-
-OptionSpec ShapeOptionSpec() {
-  return {{"--shape"},
-          "NAME=DIMS",
-          "bind the shape of ONNX graph input NAME, e.g. input=1x3x224x224 (its symbolic dimensions); repeatable",
-          /*repeatable=*/true};
-}
-
-ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command) {
-  ModelBindings bindings;
-  for (const std::string& text : arguments.Values("--shape")) {
-    std::pair<std::string, Shape> binding;
-    try {
-      binding = ParseInputShapeOverride(text);
-    } catch (const Error& error) {
-      throw UsageError(error.what(), command);
-    }
-    if (!bindings.shapes.emplace(binding).second) {
-      throw UsageError("--shape names input '" + binding.first + "' twice", command);
-    }
-  }
-  return bindings;
-}
+namespace collage {
 
 LoadedModel LoadModelWithBindings(const std::string& path, const ModelBindings& bindings) {
   std::error_code error;
@@ -69,4 +46,4 @@ Module LoadModelForPlacement(const std::string& path, const ModelBindings& bindi
   return StandardPipeline()(LoadModel(path, bindings));
 }
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -1,4 +1,4 @@
-#include "plan_file.h"
+#include "pipeline/plan_file.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -6,14 +6,14 @@
 #include <optional>
 #include <sstream>
 
-#include "parser/parser.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/type.h"
+#include "parser/parser.h"
+#include "pipeline/text_file.h"
 #include "support/hash.h"
-#include "text_file.h"
 
-namespace collage::cli {
+namespace collage {
 namespace {
 
 constexpr const char* kMagic = "// collage plan 3";
@@ -193,4 +193,4 @@ void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const
               "), not for model '" + model_path + "' (hash " + hash + ")");
 }
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -1,4 +1,4 @@
-#include "text_file.h"
+#include "pipeline/text_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "support/error.h"
 
-namespace collage::cli {
+namespace collage {
 
 void WriteTextFile(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
@@ -23,4 +23,4 @@ std::string ReadTextFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(file), {});
 }
 
-}  // namespace collage::cli
+}  // namespace collage

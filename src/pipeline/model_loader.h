@@ -1,6 +1,6 @@
-// Loads the MODEL argument of the CLI commands: a text-IR file (any name not ending in
+// Loads a model: a text-IR file (any name not ending in
 // .onnx) is parsed and type-checked; an .onnx file goes to the ONNX importer, with its graph
-// inputs bound as the command line says. `collage import` prints the module as loaded; the
+// inputs bound as the caller says. `collage import` prints the module as loaded; the
 // commands that place it run the standard passes first.
 #pragma once
 
@@ -8,15 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "arguments.h"
 #include "ir/module.h"
 #include "support/shape.h"
 #include "support/tensor.h"
 
-namespace collage::cli {
+namespace collage {
 
-// What the command line binds in an ONNX model's graph inputs: shapes by `--shape NAME=DIMS`
-// (symbolic dimensions), and for `run` the arrays of --inputs, whose shapes bind symbolic
+// What a caller binds in an ONNX model's graph inputs: shapes (symbolic dimensions; the
+// CLI's `--shape NAME=DIMS`), and values (the CLI's `run --inputs`), whose shapes bind symbolic
 // dimensions and whose values bind inputs that must be known at import time (a shape, axes,
 // pads, sizes: specialization).
 struct ModelBindings {
@@ -25,11 +24,6 @@ struct ModelBindings {
 
   bool empty() const { return shapes.empty() && values.empty(); }
 };
-
-// The option `--shape NAME=DIMS` (repeatable) of import, run, partition and bench.
-OptionSpec ShapeOptionSpec();
-// The --shape values of `arguments`; a malformed one or a name given twice is a UsageError.
-ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command);
 
 struct LoadedModel {
   Module module;
@@ -49,4 +43,4 @@ Module LoadModel(const std::string& path, const ModelBindings& bindings = {});
 // removed, common subexpressions merged, dead code removed), as DESIGN §2 orders it.
 Module LoadModelForPlacement(const std::string& path, const ModelBindings& bindings = {});
 
-}  // namespace collage::cli
+}  // namespace collage

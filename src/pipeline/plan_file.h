@@ -26,7 +26,7 @@
 #include "ir/module.h"
 #include "support/tensor_format.h"
 
-namespace collage::cli {
+namespace collage {
 
 struct PlannedPartition {
   std::string symbol;   // the partition function's global_symbol
@@ -62,4 +62,4 @@ Plan ReadPlanFile(const std::string& path);
 void CheckPlanMatchesModel(const Plan& plan, const std::string& plan_path, const Module& model,
                            const std::string& model_path);
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -9,10 +9,10 @@
 #include "ir/module.h"
 #include "report/placement_report.h"
 
-namespace collage::cli {
+namespace collage {
 
 // Runs on `report.threads` threads. Throws Error when the module cannot be compiled or run,
 // or the file cannot be written.
 void WritePartitionReport(const std::string& path, PlacementReport report, const Module& partitioned);
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -1,4 +1,4 @@
-#include "model_partitioner.h"
+#include "pipeline/model_partitioner.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,14 +9,14 @@
 
 #include "backend/backend.h"
 #include "backend/zero_size_guard.h"
-#include "collage/partition_spec.h"
 #include "collage/graph_search.h"
+#include "collage/partition_spec.h"
 #include "runtime/device_fingerprint.h"
 #include "runtime/greedy_placement.h"
 #include "tuning/interleaved_benchmark.h"
 #include "tuning/transition_penalty.h"
 
-namespace collage::cli {
+namespace collage {
 namespace {
 
 // The name the copy bandwidth is kept under in the cost database, per device.
@@ -313,4 +313,4 @@ std::string ModelPlacement::GraphStage::FinalDecision() const {
   return text.str();
 }
 
-}  // namespace collage::cli
+}  // namespace collage

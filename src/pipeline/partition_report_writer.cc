@@ -1,14 +1,14 @@
-#include "partition_report_writer.h"
+#include "pipeline/partition_report_writer.h"
 
 #include <chrono>
 
 #include "backend/backend.h"
 #include "interpreter/interpreter.h"
+#include "pipeline/text_file.h"
 #include "report/html_report.h"
 #include "runtime/executor.h"
-#include "text_file.h"
 
-namespace collage::cli {
+namespace collage {
 namespace {
 
 constexpr size_t kWarmUpRuns = 3;
@@ -39,4 +39,4 @@ void WritePartitionReport(const std::string& path, PlacementReport report, const
   WriteTextFile(path, RenderPlacementReport(report));
 }
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -1,0 +1,16 @@
+// The option `--shape NAME=DIMS` (repeatable) of import, run, partition and bench: the shapes
+// bound in an ONNX model's graph inputs.
+#pragma once
+
+#include <string>
+
+#include "arguments.h"
+#include "pipeline/model_loader.h"
+
+namespace collage::cli {
+
+OptionSpec ShapeOptionSpec();
+// The --shape values of `arguments`; a malformed one or a name given twice is a UsageError.
+ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command);
+
+}  // namespace collage::cli
