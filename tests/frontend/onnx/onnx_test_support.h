@@ -22,6 +22,13 @@ int RunShell(const std::string& command, const std::filesystem::path& log_path);
 // Whether Debian's /usr/bin/python3 can import every module in `modules` (e.g. "onnx numpy").
 bool PythonHasModules(const std::string& modules);
 
+// The folder a test-model generator (a Python script under the source folder taking the output
+// folder and writing manifest.txt last) wrote, generated on first use and cached under the build
+// folder by the script's content; empty (with `why` set) when /usr/bin/python3 lacks one of
+// `python_modules` (space-separated) or the script fails.
+std::filesystem::path GeneratedTestModelDir(const std::string& script_path, const std::string& python_modules,
+                                            std::string* why);
+
 // The folder with the models of tests/frontend/onnx/make_test_models.py, generated on first use
 // and cached under the build folder by the script's content; empty (with `why` set) when the
 // Python side is unavailable.
