@@ -3,6 +3,7 @@
 #include "backend/native/execution_planner.h"
 #include "backend/native/kernel_cache.h"
 #include "backend/openmp_wait_settings.h"
+#include "pass/fused_forms/decomposed_forms.h"
 #include "support/error.h"
 
 namespace collage {
@@ -22,7 +23,16 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.backend = name();
   declaration.supports_op = [](const CallNode&) { return true; };
   declaration.fuses_like_fuse_ops = true;
+  // Element-wise forms fuse into one loop anyway; a decomposed layer norm's two reductions
+  // would split it into several kernels.
+  const DecomposedForm& layer_norm = DecomposedFormNamed("layer_norm");
+  declaration.patterns.push_back({name() + ".layer_norm", layer_norm.pattern, layer_norm.accepts});
   return declaration;
+}
+
+const std::vector<std::string>& NativeFusedForms() {
+  static const std::vector<std::string> forms = {"layer_norm", "gelu_erf", "gelu_tanh", "silu", "hard_swish"};
+  return forms;
 }
 
 BackendPerformance NativeBackend::Performance() const {
@@ -50,7 +60,7 @@ std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>
   std::vector<std::pair<size_t, size_t>> kernel_owner;  // (function, kernel within it)
   for (size_t f = 0; f < functions.size(); ++f) {
     try {
-      planned[f] = native::PlanFunction(functions[f]);
+      planned[f] = native::PlanFunction(FuseDecomposedFormsInPartition(functions[f], NativeFusedForms()));
     } catch (const Error& error) {
       results[f].error = error.what();
       continue;

@@ -7,7 +7,9 @@
 #include <optional>
 
 #include "ir/expr.h"
+#include "ir/type_inference.h"
 #include "op/op_registry.h"
+#include "pass/inline_composites.h"
 #include "pattern/pattern_parser.h"
 #include "pattern/tied_bindings.h"
 #include "support/error.h"
@@ -387,6 +389,12 @@ Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_
     callbacks.push_back({form.pattern, form.fuse, form.accepts});
   }
   return RewritePatterns(callbacks, expr);
+}
+
+Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names) {
+  const Function inlined = InlineCompositeCalls(partition);
+  InferType(inlined);
+  return Downcast<FunctionNode>(FuseDecomposedForms(inlined, form_names));
 }
 
 }  // namespace collage

@@ -46,4 +46,8 @@ const DecomposedForm& DecomposedFormNamed(std::string_view name);
 // `fuse`) into its fused call. A type-checked function or expression stays type-checked.
 Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names);
 
+// A partition function with its Composite calls inlined, type-checked, and the named forms
+// fused (FuseDecomposedForms): what a backend compiles when it has fused kernels for them.
+Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names);
+
 }  // namespace collage
