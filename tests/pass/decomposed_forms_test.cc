@@ -22,10 +22,6 @@ struct BlockCase {
   size_t expected_inside = 0;
 };
 
-std::filesystem::path BlockDir(std::string* why) {
-  return testing::GeneratedTestModelDir("tests/pass/export_torch_blocks.py", "numpy onnx torch torchvision", why);
-}
-
 size_t CountCallsAndProjections(const Function& function) {
   size_t count = 0;
   for (const Expr& node : PostOrder(function->body)) {
@@ -46,7 +42,7 @@ class DecomposedFormTest : public ::testing::TestWithParam<BlockCase> {
  protected:
   void SetUp() override {
     std::string why;
-    dir_ = BlockDir(&why);
+    dir_ = testing::TorchBlockDir(&why);
     if (dir_.empty()) GTEST_SKIP() << why;
   }
   std::filesystem::path dir_;
@@ -94,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(
 // The negative control of the comparison above: the other GELU is not within its tolerance.
 TEST(DecomposedFormComparison, OtherGeluApproximationIsRefused) {
   std::string why;
-  const std::filesystem::path dir = BlockDir(&why);
+  const std::filesystem::path dir = testing::TorchBlockDir(&why);
   if (dir.empty()) GTEST_SKIP() << why;
   const std::string base = (dir / "gelu_tanh").string();
   const OnnxModel model = ImportOnnxFile(base + ".onnx");

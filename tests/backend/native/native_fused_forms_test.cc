@@ -18,7 +18,7 @@ class NativeFusedFormsTest : public ::testing::TestWithParam<std::string> {
     backend_ = BackendRegistry::Global().Find("native");
     ASSERT_TRUE(backend_);
     std::string why;
-    dir_ = testing::GeneratedTestModelDir("tests/pass/export_torch_blocks.py", "numpy onnx torch torchvision", &why);
+    dir_ = testing::TorchBlockDir(&why);
     if (dir_.empty()) GTEST_SKIP() << why;
   }
   BackendPtr backend_;

@@ -50,13 +50,7 @@ TEST_P(NativeReferenceGroupsControl, FindsReferenceGroups) {
 INSTANTIATE_TEST_SUITE_P(ZooStructure, NativeReferenceGroupsControl,
                          ::testing::Values("def @main(%x: Tensor[(4), f16]) { nn.relu(%x) }"));
 
-std::vector<std::string> AllZooModels() {
-  std::vector<std::string> models = testing::SmallZooModels();
-  for (const std::string& name : testing::LargeZooModels()) models.push_back(name);
-  return models;
-}
-
-INSTANTIATE_TEST_SUITE_P(ZooStructure, NativeReferenceGroupsTest, ::testing::ValuesIn(AllZooModels()),
+INSTANTIATE_TEST_SUITE_P(ZooStructure, NativeReferenceGroupsTest, ::testing::ValuesIn(testing::AllZooModels()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

@@ -44,7 +44,7 @@ class OnednnFusedFormsTest : public ::testing::TestWithParam<FusedBlockCase> {
     backend_ = BackendRegistry::Global().Find("onednn");
     if (!backend_) GTEST_SKIP() << "onednn is not built (libdnnl-dev missing)";
     std::string why;
-    dir_ = testing::GeneratedTestModelDir("tests/pass/export_torch_blocks.py", "numpy onnx torch torchvision", &why);
+    dir_ = testing::TorchBlockDir(&why);
     if (dir_.empty()) GTEST_SKIP() << why;
   }
   BackendPtr backend_;

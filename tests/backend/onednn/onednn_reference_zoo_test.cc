@@ -38,13 +38,7 @@ TEST_P(OnednnReferenceZooTest, EveryPartitionCompilesWithOptimizedKernels) {
   EXPECT_GT(partitions, 0u);
 }
 
-std::vector<std::string> AllZooModels() {
-  std::vector<std::string> models = testing::SmallZooModels();
-  for (const std::string& name : testing::LargeZooModels()) models.push_back(name);
-  return models;
-}
-
-INSTANTIATE_TEST_SUITE_P(ZooStructure, OnednnReferenceZooTest, ::testing::ValuesIn(AllZooModels()),
+INSTANTIATE_TEST_SUITE_P(ZooStructure, OnednnReferenceZooTest, ::testing::ValuesIn(testing::AllZooModels()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

@@ -86,6 +86,10 @@ std::filesystem::path OnnxTestModelDir(std::string* why) {
   return GeneratedTestModelDir("tests/frontend/onnx/make_test_models.py", "numpy onnx", why);
 }
 
+std::filesystem::path TorchBlockDir(std::string* why) {
+  return GeneratedTestModelDir("tests/pass/export_torch_blocks.py", "numpy onnx torch torchvision", why);
+}
+
 std::filesystem::path ZooCacheDir() {
   if (const char* cache = std::getenv("COLLAGE_CACHE_DIR"); cache != nullptr && *cache != '\0') {
     return std::filesystem::path(cache) / "zoo";
@@ -125,6 +129,12 @@ const std::vector<std::string>& LargeZooModels() {
   static const std::vector<std::string> models = {"resnet50",     "resnext50_32x4d", "efficientnet_b0",
                                                    "densenet121",  "inception_v3",    "vit_b_16",
                                                    "bert_encoder", "gpt2_decoder"};
+  return models;
+}
+
+std::vector<std::string> AllZooModels() {
+  std::vector<std::string> models = SmallZooModels();
+  models.insert(models.end(), LargeZooModels().begin(), LargeZooModels().end());
   return models;
 }
 
