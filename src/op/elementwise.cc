@@ -1,6 +1,7 @@
 // Elementwise operators: unary math and activations, broadcasting binary arithmetic,
 // comparisons and logic, where, and cast. Kernels map elements in the compute type of the
 // input dtype (op/element_access.h); binary ops and where broadcast their inputs like numpy.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -121,6 +122,10 @@ void RegisterUnaryOps(OpRegistry& registry) {
                   return approximate == "none" ? Gelu : GeluTanhApproximation;
                 })
       .Attr("approximate", AttrKind::kString, std::string("none"));
+  RegisterUnary(registry, "nn.silu", "x * sigmoid(x) (SiLU, Swish)", kFloatDTypes,
+                WithoutAttrs([](double x) { return x / (1.0 + std::exp(-x)); }));
+  RegisterUnary(registry, "nn.hard_swish", "x * clip(x / 6 + 1/2, 0, 1)", kFloatDTypes,
+                WithoutAttrs([](double x) { return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0); }));
   RegisterUnary(registry, "erf", "Gauss error function", kFloatDTypes,
                 WithoutAttrs([](double x) { return std::erf(x); }));
   RegisterUnary(registry, "exp", "e^x", kFloatDTypes, WithoutAttrs([](double x) { return std::exp(x); }));

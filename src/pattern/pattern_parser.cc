@@ -63,6 +63,12 @@ class PatternParser {
     return pattern;
   }
 
+  std::map<std::string, Pattern> SubPatterns() const {
+    std::map<std::string, Pattern> patterns;
+    for (const auto& [name, sub_pattern] : sub_patterns_) patterns.emplace(name, sub_pattern.pattern);
+    return patterns;
+  }
+
  private:
   struct SubPattern {
     Pattern pattern;
@@ -350,6 +356,14 @@ class PatternParser {
 
 std::vector<LabelledPattern> ParsePatternTable(std::string_view text, const std::string& file_name) {
   return PatternParser(text, file_name).ParseTable();
+}
+
+PatternDefinitions ParsePatternDefinitions(std::string_view text, const std::string& file_name) {
+  PatternParser parser(text, file_name);
+  PatternDefinitions definitions;
+  definitions.entries = parser.ParseTable();
+  definitions.sub_patterns = parser.SubPatterns();
+  return definitions;
 }
 
 std::vector<LabelledPattern> ParsePatternTableFile(const std::string& path) {

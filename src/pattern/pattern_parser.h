@@ -36,6 +36,7 @@
 // "<file>:<line>:<column>: " and says what was expected.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,14 @@ namespace collage {
 // Parses a pattern table; the labelled patterns in file order (sub-pattern definitions are
 // not entries). `file_name` is used in messages only.
 std::vector<LabelledPattern> ParsePatternTable(std::string_view text, const std::string& file_name = "");
+// A table's labelled patterns and its sub-pattern definitions by name (without '$'). Every use
+// of a sub-pattern is the same pattern node, so a match's bindings of it (PatternMatch::GetAll)
+// say what each use matched.
+struct PatternDefinitions {
+  std::vector<LabelledPattern> entries;
+  std::map<std::string, Pattern> sub_patterns;
+};
+PatternDefinitions ParsePatternDefinitions(std::string_view text, const std::string& file_name = "");
 // Reads the file and parses it; an unreadable file is an Error naming it.
 std::vector<LabelledPattern> ParsePatternTableFile(const std::string& path);
 // Parses one pattern (no label), e.g. "nn.relu(add(*, const))".

@@ -274,6 +274,8 @@ const std::map<std::string, ElementEmitter>& Emitters() {
       {"nn.relu", Unary("x < 0.0f ? 0.0f : x", "x < 0 ? int64_t{0} : x")},
       {"sigmoid", Unary("1.0f / (1.0f + native::Exp(-x))")},
       {"tanh", Unary("native::Tanh(x)")},
+      {"nn.silu", Unary("x / (1.0f + native::Exp(-x))")},
+      {"nn.hard_swish", Unary("x * native::Min(native::Max(x * (1.0f / 6.0f) + 0.5f, 0.0f), 1.0f)")},
       {"erf", Unary("native::Erf(x)")},
       {"exp", Unary("native::Exp(x)")},
       {"log", Unary("std::log(x)")},

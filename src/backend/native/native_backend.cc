@@ -4,6 +4,7 @@
 #include "backend/native/execution_planner.h"
 #include "backend/native/kernel_cache.h"
 #include "backend/openmp_wait_settings.h"
+#include "pass/fused_forms/decomposed_forms.h"
 #include "support/error.h"
 
 namespace collage {
@@ -24,7 +25,16 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.supports_op = [](const CallNode&) { return true; };
   declaration.fuses_like_fuse_ops = true;
   declaration.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
+  // Element-wise forms fuse into one loop anyway; a decomposed layer norm's two reductions
+  // would split it into several kernels.
+  const DecomposedForm& layer_norm = DecomposedFormNamed("layer_norm");
+  declaration.patterns.push_back({name() + ".layer_norm", layer_norm.pattern, layer_norm.accepts});
   return declaration;
+}
+
+const std::vector<std::string>& NativeFusedForms() {
+  static const std::vector<std::string> forms = {"layer_norm", "gelu_erf", "gelu_tanh", "silu", "hard_swish"};
+  return forms;
 }
 
 BackendPerformance NativeBackend::Performance() const {
@@ -53,7 +63,8 @@ std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>
   for (size_t f = 0; f < functions.size(); ++f) {
     try {
       // A channels-last boundary becomes transposes that fuse into the first and last kernels.
-      planned[f] = native::PlanFunction(WithPlainBody(functions[f]));
+      planned[f] =
+          native::PlanFunction(FuseDecomposedFormsInPartition(WithPlainBody(functions[f]), NativeFusedForms()));
     } catch (const Error& error) {
       results[f].error = error.what();
       continue;

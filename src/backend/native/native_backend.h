@@ -33,4 +33,8 @@ class NativeBackend final : public Backend {
   native::CompilerConfig config_;
 };
 
+// The decomposed forms (pass/fused_forms) whose fused ops the native generator computes with
+// fewer kernels or operations than their parts; CompileAll fuses them before planning.
+const std::vector<std::string>& NativeFusedForms();
+
 }  // namespace collage

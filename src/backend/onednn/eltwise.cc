@@ -10,6 +10,8 @@ std::optional<EltwiseSpec> EltwiseOf(const FlatCall& call) {
   if (op == "nn.leaky_relu") return EltwiseSpec{algorithm::eltwise_relu, static_cast<float>(attrs.GetFloat("alpha"))};
   if (op == "sigmoid") return EltwiseSpec{algorithm::eltwise_logistic};
   if (op == "tanh") return EltwiseSpec{algorithm::eltwise_tanh};
+  if (op == "nn.silu") return EltwiseSpec{algorithm::eltwise_swish, 1.0f};  // x * sigmoid(alpha * x)
+  if (op == "nn.hard_swish") return EltwiseSpec{algorithm::eltwise_hardswish};
   if (op == "nn.gelu") {
     const std::string& approximate = attrs.GetString("approximate");
     if (approximate == "none") return EltwiseSpec{algorithm::eltwise_gelu_erf};

@@ -12,6 +12,7 @@
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/partition_lowering.h"
 #include "backend/onednn/pattern_table.h"
+#include "pass/fused_forms/decomposed_forms.h"
 
 namespace collage {
 namespace {
@@ -132,7 +133,8 @@ std::unique_ptr<Executable> OnednnBackend::Compile(const Function& function, con
   // Implementations are chosen for the thread count they will run with.
   omp_set_num_threads(std::max(options.threads, 1));
   try {
-    onednn::Program program = onednn::LowerPartition(FlattenPartition(function, name(), kBoundaryLayouts), CpuEngine());
+    const Function fused = FuseDecomposedFormsInPartition(function, onednn::FusedForms());
+    onednn::Program program = onednn::LowerPartition(FlattenPartition(fused, name(), kBoundaryLayouts), CpuEngine());
     return onednn::MakeExecutable(std::move(program), CpuEngine(), options.threads);
   } catch (const dnnl::error& error) {
     throw Error(std::string("onednn: no oneDNN implementation: ") + error.what());

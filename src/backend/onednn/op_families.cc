@@ -22,6 +22,8 @@ std::optional<OpFamily> FamilyOf(const std::string& op) {
       {"sigmoid", OpFamily::kEltwise},
       {"tanh", OpFamily::kEltwise},
       {"nn.gelu", OpFamily::kEltwise},
+      {"nn.silu", OpFamily::kEltwise},
+      {"nn.hard_swish", OpFamily::kEltwise},
       {"clip", OpFamily::kEltwise},
       {"exp", OpFamily::kEltwise},
       {"log", OpFamily::kEltwise},

@@ -27,6 +27,8 @@ const std::vector<OpCase>& Cases() {
       {"leaky_relu", "%x: Tensor[(33), f32]", "nn.leaky_relu(%x, alpha=0.2)"},
       {"sigmoid_tanh_erf", "%x: Tensor[(4, 9), f32]", "(sigmoid(%x), tanh(%x), erf(%x))"},
       {"gelu", "%x: Tensor[(2, 17), f32]", "(nn.gelu(%x), nn.gelu(%x, approximate=\"tanh\"))"},
+      {"silu_hard_swish", "%x: Tensor[(3, 11), f32]",
+       "%0 = multiply(%x, constant([5], Tensor[(), f32]))\n  (nn.silu(%0), nn.hard_swish(%0))"},
       {"exp_log_sqrt_rsqrt", "%x: Tensor[(5, 3), f32]",
        "%0 = add(abs(%x), constant([1], Tensor[(), f32]))\n  (exp(%x), log(%0), sqrt(%0), rsqrt(%0))"},
       {"abs_negative_rounding", "%x: Tensor[(19), f32]", "(abs(%x), negative(%x), floor(%x), ceil(%x), round(%x))"},

@@ -334,7 +334,9 @@ TEST_F(OnednnFusionTest, PatternTableLabelsAndMatches) {
   std::vector<std::string> labels;
   for (const BackendPattern& entry : support.patterns) labels.push_back(entry.label);
   EXPECT_EQ(labels, (std::vector<std::string>{"onednn.conv2d_bias", "onednn.conv2d_add", "onednn.conv2d_act",
-                                              "onednn.conv2d_add_act", "onednn.product_bias", "onednn.product_act"}));
+                                              "onednn.conv2d_add_act", "onednn.product_bias", "onednn.product_act",
+                                              "onednn.conv2d_silu", "onednn.product_silu", "onednn.layer_norm",
+                                              "onednn.gelu_erf", "onednn.gelu_tanh", "onednn.silu", "onednn.hard_swish"}));
   const Function function = ParseMainWithRandomConstants(R"(
 def @main(%x: Tensor[(1, 4, 5, 5), f32], %r: Tensor[(1, 4, 5, 5), f32]) {
   %w = constant(meta[0], Tensor[(4, 4, 1, 1), f32])

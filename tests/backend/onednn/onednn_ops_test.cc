@@ -66,7 +66,8 @@ TEST_F(OnednnOpsTest, GlobalAndAdaptivePooling) {
 }
 
 TEST_F(OnednnOpsTest, UnaryOpsOnPlainAndBlockedInputs) {
-  for (const std::string op : {"nn.relu", "sigmoid", "tanh", "nn.gelu", "exp", "abs", "negative"}) {
+  for (const std::string op :
+       {"nn.relu", "sigmoid", "tanh", "nn.gelu", "nn.silu", "nn.hard_swish", "exp", "abs", "negative"}) {
     EXPECT_TRUE(MatchesReference(*backend_, AfterConvolution("%0 = nn.max_pool2d(%c, pool_size=[1, 1])\n  " + op + "(%0)")))
         << op;
     EXPECT_TRUE(MatchesReference(*backend_, ParseMainFunction("def @main(%x: Tensor[(3, 5, 7), f32]) { " + op + "(%x) }")))

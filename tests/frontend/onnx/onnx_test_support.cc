@@ -46,20 +46,20 @@ bool PythonHasModules(const std::string& modules) {
   return std::system(command.c_str()) == 0;
 }
 
-std::filesystem::path OnnxTestModelDir(std::string* why) {
-  const std::filesystem::path script =
-      std::filesystem::path(COLLAGE_SOURCE_DIR) / "tests/frontend/onnx/make_test_models.py";
+std::filesystem::path GeneratedTestModelDir(const std::string& script_path, const std::string& python_modules,
+                                            std::string* why) {
+  const std::filesystem::path script = std::filesystem::path(COLLAGE_SOURCE_DIR) / script_path;
   const std::string source = ReadText(script);
   if (source.empty()) {
     *why = "cannot read " + script.string();
     return {};
   }
   std::ostringstream key;
-  key << std::hex << std::hash<std::string>()(source);
+  key << script.stem().string() << "-" << std::hex << std::hash<std::string>()(source);
   const std::filesystem::path dir = std::filesystem::path(COLLAGE_BINARY_DIR) / "onnx_test_models" / key.str();
   if (std::filesystem::exists(dir / "manifest.txt")) return dir;
-  if (!PythonHasModules("numpy onnx")) {
-    *why = "/usr/bin/python3 cannot import numpy and onnx (install python3-onnx)";
+  if (!PythonHasModules(python_modules)) {
+    *why = "/usr/bin/python3 cannot import " + python_modules;
     return {};
   }
   // Generate into a private folder, then rename, so that concurrent test processes never see
@@ -69,7 +69,7 @@ std::filesystem::path OnnxTestModelDir(std::string* why) {
   const std::filesystem::path log = dir.string() + ".log";
   const int status = RunShell("/usr/bin/python3 '" + script.string() + "' '" + staging.string() + "'", log);
   if (status != 0) {
-    *why = "make_test_models.py failed; see " + log.string();
+    *why = script.filename().string() + " failed; see " + log.string();
     return {};
   }
   std::error_code error;
@@ -80,6 +80,14 @@ std::filesystem::path OnnxTestModelDir(std::string* why) {
     return {};
   }
   return dir;
+}
+
+std::filesystem::path OnnxTestModelDir(std::string* why) {
+  return GeneratedTestModelDir("tests/frontend/onnx/make_test_models.py", "numpy onnx", why);
+}
+
+std::filesystem::path TorchBlockDir(std::string* why) {
+  return GeneratedTestModelDir("tests/pass/export_torch_blocks.py", "numpy onnx torch torchvision", why);
 }
 
 std::filesystem::path ZooCacheDir() {
@@ -121,6 +129,12 @@ const std::vector<std::string>& LargeZooModels() {
   static const std::vector<std::string> models = {"resnet50",     "resnext50_32x4d", "efficientnet_b0",
                                                    "densenet121",  "inception_v3",    "vit_b_16",
                                                    "bert_encoder", "gpt2_decoder"};
+  return models;
+}
+
+std::vector<std::string> AllZooModels() {
+  std::vector<std::string> models = SmallZooModels();
+  models.insert(models.end(), LargeZooModels().begin(), LargeZooModels().end());
   return models;
 }
 

@@ -22,6 +22,16 @@ int RunShell(const std::string& command, const std::filesystem::path& log_path);
 // Whether Debian's /usr/bin/python3 can import every module in `modules` (e.g. "onnx numpy").
 bool PythonHasModules(const std::string& modules);
 
+// The folder a test-model generator (a Python script under the source folder taking the output
+// folder and writing manifest.txt last) wrote, generated on first use and cached under the build
+// folder by the script's content; empty (with `why` set) when /usr/bin/python3 lacks one of
+// `python_modules` (space-separated) or the script fails.
+std::filesystem::path GeneratedTestModelDir(const std::string& script_path, const std::string& python_modules,
+                                            std::string* why);
+
+// The folder with torch's exports of small modules (tests/pass/export_torch_blocks.py).
+std::filesystem::path TorchBlockDir(std::string* why);
+
 // The folder with the models of tests/frontend/onnx/make_test_models.py, generated on first use
 // and cached under the build folder by the script's content; empty (with `why` set) when the
 // Python side is unavailable.
@@ -38,6 +48,8 @@ std::string EnsureZooModelExported(const std::filesystem::path& dir, const std::
 // extended), as models/zoo_models.py names them.
 const std::vector<std::string>& SmallZooModels();
 const std::vector<std::string>& LargeZooModels();
+// The small ones, then the large ones.
+std::vector<std::string> AllZooModels();
 
 // One exported zoo model: imported, with its stored input as @main's arguments and torch's
 // outputs for that input.

@@ -1,0 +1,400 @@
+#include "pass/fused_forms/decomposed_forms.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numbers>
+#include <optional>
+
+#include "ir/expr.h"
+#include "ir/type_inference.h"
+#include "ir/op_registry.h"
+#include "pass/inline_composites.h"
+#include "pattern/pattern_parser.h"
+#include "pattern/tied_bindings.h"
+#include "support/error.h"
+
+namespace collage {
+namespace {
+
+// A layer norm over the last axis of `$<input>`; sub-patterns are prefixed with `<prefix>_`
+// so that a form can normalize another form's result.
+std::string LayerNormText(const std::string& input, const std::string& prefix) {
+  const std::string x = "$" + input;
+  const std::string p = "$" + prefix + "_";
+  return p + "epsilon := const\n" + p + "gamma := const\n" + p + "beta := const\n" + p + "centered := subtract(" + x +
+         ", mean(" + x + "))\n" + p + "variance := mean(power(" + p + "centered, $two) | multiply(" + p +
+         "centered, " + p + "centered))\n" + p + "normalized := (divide(" + p + "centered, sqrt(add(" + p +
+         "variance, " + p + "epsilon))) |\n  multiply(" + p + "centered, rsqrt(add(" + p + "variance, " + p +
+         "epsilon))))\n" + p + "scaled := multiply(" + p + "normalized, " + p + "gamma) | multiply(" + p + "gamma, " +
+         p + "normalized)\n" + p + "affine_input := " + p + "scaled | " + p + "normalized\n" + p + "form := (add(" +
+         p + "affine_input, " + p + "beta) | add(" + p + "beta, " + p + "affine_input) | " + p + "affine_input)\n";
+}
+
+// Named constants: a binding of one of these sub-patterns must hold only this value.
+const std::map<std::string, double>& ConstantValues() {
+  static const std::map<std::string, double> values = {
+      {"one", 1.0},
+      {"two", 2.0},
+      {"three", 3.0},
+      {"six", 6.0},
+      {"half", 0.5},
+      {"one_sixth", 1.0 / 6.0},
+      {"sqrt_two", std::numbers::sqrt2},
+      {"inverse_sqrt_two", 1.0 / std::numbers::sqrt2},
+      {"sqrt_two_over_pi", std::sqrt(2.0 / std::numbers::pi)},
+      {"gelu_cubic", 0.044715},
+  };
+  return values;
+}
+
+std::string FormTable() {
+  std::string text = R"(
+$one := const
+$two := const
+$three := const
+$six := const
+$half := const
+$one_sixth := const
+$sqrt_two := const
+$inverse_sqrt_two := const
+$sqrt_two_over_pi := const
+$gelu_cubic := const
+
+$ln_x := *
+)";
+  text += LayerNormText("ln_x", "ln");
+  text += R"(
+layer_norm := $ln_form
+
+$rms_x := *
+$rms_epsilon := const
+$rms_gamma := const
+$rms_mean_square := mean(power($rms_x, $two) | multiply($rms_x, $rms_x))
+$rms_root := sqrt(add($rms_mean_square, $rms_epsilon))
+$rms_normalized := (divide($rms_x, $rms_root) | multiply($rms_x, rsqrt(add($rms_mean_square, $rms_epsilon))) |
+                    multiply($rms_x, divide($one, $rms_root)))
+rms_norm := multiply($rms_normalized, $rms_gamma) | multiply($rms_gamma, $rms_normalized) | $rms_normalized
+
+$gelu_x := *
+$gelu_half_x := multiply($gelu_x, $half) | multiply($half, $gelu_x)
+$gelu_erf := erf(divide($gelu_x, $sqrt_two) | multiply($gelu_x, $inverse_sqrt_two))
+$gelu_erf_sum := add($gelu_erf, $one) | add($one, $gelu_erf)
+$gelu_erf_product := multiply($gelu_x, $gelu_erf_sum) | multiply($gelu_erf_sum, $gelu_x)
+gelu_erf := (multiply($gelu_erf_product, $half) | multiply($half, $gelu_erf_product) |
+             multiply($gelu_half_x, $gelu_erf_sum) | multiply($gelu_erf_sum, $gelu_half_x))
+
+$gelu_square := multiply($gelu_x, $gelu_x)
+$gelu_cube := multiply($gelu_x, $gelu_square) | multiply($gelu_square, $gelu_x) | power($gelu_x, $three)
+$gelu_cubic_term := multiply($gelu_cubic, $gelu_cube) | multiply($gelu_cube, $gelu_cubic)
+$gelu_inner := add($gelu_x, $gelu_cubic_term) | add($gelu_cubic_term, $gelu_x)
+$gelu_tanh := tanh(multiply($sqrt_two_over_pi, $gelu_inner) | multiply($gelu_inner, $sqrt_two_over_pi))
+$gelu_tanh_sum := add($one, $gelu_tanh) | add($gelu_tanh, $one)
+$gelu_tanh_product := multiply($gelu_x, $gelu_tanh_sum) | multiply($gelu_tanh_sum, $gelu_x)
+gelu_tanh := (multiply($half, $gelu_tanh_product) | multiply($gelu_tanh_product, $half) |
+              multiply($gelu_half_x, $gelu_tanh_sum) | multiply($gelu_tanh_sum, $gelu_half_x))
+
+$silu_x := *
+silu := multiply($silu_x, sigmoid($silu_x)) | multiply(sigmoid($silu_x), $silu_x)
+
+$hs_x := *
+$hs_slope := const
+$hs_offset := const
+$hs_linear := add(multiply($hs_x, $hs_slope) | multiply($hs_slope, $hs_x), $hs_offset)
+$hs_relu6 := clip{a_min=0.0, a_max=6.0}(add($hs_x, $three))
+$hard_sigmoid := (clip{a_min=0.0, a_max=1.0}($hs_linear) | divide($hs_relu6, $six) |
+                  multiply($hs_relu6, $one_sixth))
+hard_sigmoid := $hard_sigmoid
+hard_swish := multiply($hs_x, $hard_sigmoid) | multiply($hard_sigmoid, $hs_x)
+
+$sm_scores := *
+$sm_scale := const
+$sm_mask := *
+$sm_scaled := multiply($sm_scores, $sm_scale) | multiply($sm_scale, $sm_scores) | divide($sm_scores, $sm_scale)
+$sm_logits := $sm_scaled | $sm_scores
+$sm_masked := add($sm_logits, $sm_mask) | add($sm_mask, $sm_logits) | where(*, const, $sm_logits)
+scaled_masked_softmax := nn.softmax($sm_masked | $sm_scaled)
+
+$attn_heads := transpose(reshape(*))
+$attn_scale := const
+$attn_query := $attn_heads | multiply($attn_heads, $attn_scale) | divide($attn_heads, $attn_scale)
+$attn_scores := nn.matmul($attn_query, $attn_heads)
+$attn_logits := $attn_scores | multiply($attn_scores, $attn_scale) | divide($attn_scores, $attn_scale)
+$attn_masked := $attn_logits | add($attn_logits, *) | add(*, $attn_logits) | where(*, const, $attn_logits)
+scaled_dot_product_attention := reshape(transpose(nn.matmul(nn.softmax($attn_masked), $attn_heads)))
+
+$brn_product := nn.dense(*, const) | nn.matmul(*, const)
+$brn_biased := add($brn_product, const) | add(const, $brn_product) | nn.bias_add($brn_product, const)
+$brn_sum := add($brn_biased, *) | add(*, $brn_biased)
+)";
+  text += LayerNormText("brn_sum", "brn");
+  text += R"(
+bias_residual_layer_norm := $brn_form | nn.layer_norm($brn_sum, const, const)
+
+$se_x := *
+$se_pooled := nn.global_avg_pool2d($se_x) | mean($se_x)
+$se_reduce := nn.bias_add(nn.conv2d($se_pooled, const), const) | add(nn.conv2d($se_pooled, const), const)
+$se_activated := nn.relu($se_reduce) | multiply($se_reduce, sigmoid($se_reduce)) | multiply(sigmoid($se_reduce), $se_reduce)
+$se_expand := nn.bias_add(nn.conv2d($se_activated, const), const) | add(nn.conv2d($se_activated, const), const)
+$se_gate := sigmoid($se_expand) | clip{a_min=0.0, a_max=1.0}(add(multiply($se_expand, const), const))
+squeeze_excitation := multiply($se_gate, $se_x) | multiply($se_x, $se_gate)
+)";
+  return text;
+}
+
+// Reads a match through the table's sub-pattern names.
+class Bindings {
+ public:
+  Bindings(const PatternMatch& match, const std::map<std::string, Pattern>& sub_patterns)
+      : match_(match), sub_patterns_(sub_patterns) {}
+  Expr Get(const std::string& name) const { return match_.Get(sub_patterns_.at(name)); }
+  std::vector<Expr> GetAll(const std::string& name) const { return match_.GetAll(sub_patterns_.at(name)); }
+  const PatternMatch& match() const { return match_; }
+
+ private:
+  const PatternMatch& match_;
+  const std::map<std::string, Pattern>& sub_patterns_;
+};
+
+const Tensor* ConstantTensor(const Expr& expr) {
+  const auto* constant = As<ConstantNode>(expr);
+  return constant != nullptr ? &constant->data : nullptr;
+}
+
+// The value of a constant holding one value (any shape of one element), else nullopt.
+std::optional<double> ScalarValue(const Expr& expr) {
+  const Tensor* tensor = ConstantTensor(expr);
+  if (tensor == nullptr || tensor->NumElements() != 1) return std::nullopt;
+  return tensor->GetAsDouble(0);
+}
+
+bool EveryBindingIsScalar(const Bindings& bindings, const std::string& name) {
+  for (const Expr& expr : bindings.GetAll(name)) {
+    if (!ScalarValue(expr)) return false;
+  }
+  return true;
+}
+
+bool ConstantsHaveTheirValues(const Bindings& bindings) {
+  for (const auto& [name, expected] : ConstantValues()) {
+    for (const Expr& expr : bindings.GetAll(name)) {
+      const Tensor* tensor = ConstantTensor(expr);
+      if (tensor == nullptr) return false;
+      for (int64_t i = 0; i < tensor->NumElements(); ++i) {
+        if (std::fabs(tensor->GetAsDouble(i) - expected) > 1e-5 * std::fabs(expected)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+const TensorTypeNode* TensorTypeOfExpr(const Expr& expr) { return expr ? AsTensorType(expr->checked_type()) : nullptr; }
+
+int64_t NormalizedAxis(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }
+
+// Every call of `op` inside the match reduces exactly `axes` (normalized) and keeps them.
+bool InsideCallsReduce(const PatternMatch& match, const std::string& op, const std::vector<int64_t>& axes) {
+  for (const Expr& expr : match.inside) {
+    const auto* call = As<CallNode>(expr);
+    const auto* callee = call != nullptr ? As<OpNode>(call->callee) : nullptr;
+    if (callee == nullptr || callee->name() != op) continue;
+    const TensorTypeNode* input = TensorTypeOfExpr(call->args[0]);
+    if (input == nullptr || !call->attrs.Has("axis") || call->attrs.GetInt("keepdims") != 1) return false;
+    std::vector<int64_t> reduced;
+    for (int64_t axis : call->attrs.GetInts("axis")) reduced.push_back(NormalizedAxis(axis, input->shape.size()));
+    std::vector<int64_t> expected;
+    for (int64_t axis : axes) expected.push_back(NormalizedAxis(axis, input->shape.size()));
+    if (reduced != expected) return false;
+  }
+  return true;
+}
+
+// Every softmax inside the match normalizes the last axis.
+bool SoftmaxesOnLastAxis(const PatternMatch& match) {
+  for (const Expr& expr : match.inside) {
+    const auto* call = As<CallNode>(expr);
+    const auto* callee = call != nullptr ? As<OpNode>(call->callee) : nullptr;
+    if (callee == nullptr || callee->name() != "nn.softmax") continue;
+    const TensorTypeNode* type = TensorTypeOfExpr(expr);
+    if (type == nullptr || NormalizedAxis(call->attrs.GetInt("axis"), type->shape.size()) + 1 !=
+                               static_cast<int64_t>(type->shape.size())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A per-channel constant for a layer norm over `channels`: shape (..., 1, channels).
+bool IsChannelVector(const Expr& expr, int64_t channels) {
+  const Tensor* tensor = ConstantTensor(expr);
+  if (tensor == nullptr || tensor->NumElements() != channels || tensor->rank() == 0) return false;
+  return tensor->shape().back() == channels;
+}
+
+// The layer norm named by `prefix` normalizes `input`'s last axis, in f32.
+bool IsLayerNorm(const Bindings& bindings, const std::string& input, const std::string& prefix) {
+  const TensorTypeNode* type = TensorTypeOfExpr(bindings.Get(input));
+  if (type == nullptr || type->dtype != DType::kF32 || type->shape.empty()) return false;
+  if (!InsideCallsReduce(bindings.match(), "mean", {-1})) return false;
+  const std::optional<double> epsilon = ScalarValue(bindings.Get(prefix + "_epsilon"));
+  if (!epsilon || *epsilon < 0) return false;
+  const int64_t channels = type->shape.back();
+  for (const char* name : {"_gamma", "_beta"}) {
+    const Expr bound = bindings.Get(prefix + name);
+    if (bound && !IsChannelVector(bound, channels)) return false;
+  }
+  return true;
+}
+
+Expr ChannelVector(const Expr& bound, int64_t channels, double fill) {
+  Tensor vector = Tensor::Zeros(DType::kF32, {channels});
+  for (int64_t i = 0; i < channels; ++i) vector.SetFromDouble(i, bound ? ConstantTensor(bound)->GetAsDouble(i) : fill);
+  return MakeConstant(std::move(vector));
+}
+
+Expr FuseLayerNorm(const Bindings& bindings) {
+  const Expr x = bindings.Get("ln_x");
+  const int64_t channels = TensorTypeOfExpr(x)->shape.back();
+  Attrs attrs;
+  attrs.Set("axis", int64_t{-1});
+  attrs.Set("epsilon", *ScalarValue(bindings.Get("ln_epsilon")));
+  return CallOp("nn.layer_norm",
+                {x, ChannelVector(bindings.Get("ln_gamma"), channels, 1.0),
+                 ChannelVector(bindings.Get("ln_beta"), channels, 0.0)},
+                attrs);
+}
+
+bool IsF32(const Expr& expr) {
+  const TensorTypeNode* type = TensorTypeOfExpr(expr);
+  return type != nullptr && type->dtype == DType::kF32;
+}
+
+Expr UnaryCall(const std::string& op, const Expr& x, Attrs attrs = {}) { return CallOp(op, {x}, attrs); }
+
+// How one form is checked beyond its pattern and rewritten.
+struct FormRule {
+  std::vector<std::string> tied;  // sub-patterns each bound to one expression
+  std::function<bool(const Bindings&)> check;
+  std::function<Expr(const Bindings&)> fuse;  // empty: no fused op
+};
+
+const std::map<std::string, FormRule>& FormRules() {
+  static const std::map<std::string, FormRule> rules = {
+      {"layer_norm",
+       {{"ln_x"}, [](const Bindings& b) { return IsLayerNorm(b, "ln_x", "ln"); }, FuseLayerNorm}},
+      {"rms_norm",
+       {{"rms_x"},
+        [](const Bindings& b) {
+          return IsF32(b.Get("rms_x")) && InsideCallsReduce(b.match(), "mean", {-1}) && ScalarValue(b.Get("rms_epsilon")) &&
+                 (!b.Get("rms_gamma") || IsChannelVector(b.Get("rms_gamma"), TensorTypeOfExpr(b.Get("rms_x"))->shape.back()));
+        },
+        {}}},
+      {"gelu_erf",
+       {{"gelu_x"},
+        [](const Bindings& b) { return IsF32(b.Get("gelu_x")); },
+        [](const Bindings& b) { return UnaryCall("nn.gelu", b.Get("gelu_x"), Attrs{{"approximate", std::string("none")}}); }}},
+      {"gelu_tanh",
+       {{"gelu_x"},
+        [](const Bindings& b) { return IsF32(b.Get("gelu_x")); },
+        [](const Bindings& b) { return UnaryCall("nn.gelu", b.Get("gelu_x"), Attrs{{"approximate", std::string("tanh")}}); }}},
+      {"silu",
+       {{"silu_x"},
+        [](const Bindings& b) { return IsF32(b.Get("silu_x")); },
+        [](const Bindings& b) { return UnaryCall("nn.silu", b.Get("silu_x")); }}},
+      {"hard_sigmoid",
+       {{"hs_x"},
+        [](const Bindings& b) {
+          return IsF32(b.Get("hs_x")) && EveryBindingIsScalar(b, "hs_slope") && EveryBindingIsScalar(b, "hs_offset");
+        },
+        {}}},
+      {"hard_swish",
+       {{"hs_x"},
+        [](const Bindings& b) {
+          if (!IsF32(b.Get("hs_x"))) return false;
+          const Expr slope = b.Get("hs_slope");
+          if (!slope) return true;  // the relu6 forms, whose constants are checked by value
+          const std::optional<double> slope_value = ScalarValue(slope);
+          const std::optional<double> offset_value = ScalarValue(b.Get("hs_offset"));
+          return slope_value && offset_value && std::fabs(*slope_value - 1.0 / 6.0) < 1e-6 &&
+                 std::fabs(*offset_value - 0.5) < 1e-6;
+        },
+        [](const Bindings& b) { return UnaryCall("nn.hard_swish", b.Get("hs_x")); }}},
+      {"scaled_masked_softmax",
+       {{},
+        [](const Bindings& b) { return SoftmaxesOnLastAxis(b.match()) && EveryBindingIsScalar(b, "sm_scale"); },
+        {}}},
+      {"scaled_dot_product_attention",
+       {{},
+        [](const Bindings& b) { return SoftmaxesOnLastAxis(b.match()) && EveryBindingIsScalar(b, "attn_scale"); },
+        {}}},
+      {"bias_residual_layer_norm",
+       {{"brn_sum"},
+        [](const Bindings& b) {
+          if (b.Get("brn_epsilon")) return IsLayerNorm(b, "brn_sum", "brn");
+          return IsF32(b.Get("brn_sum"));  // the nn.layer_norm call checks its own operands
+        },
+        {}}},
+      {"squeeze_excitation",
+       {{"se_x", "se_reduce"},
+        [](const Bindings& b) { return IsF32(b.Get("se_x")) && InsideCallsReduce(b.match(), "mean", {2, 3}); },
+        {}}},
+  };
+  return rules;
+}
+
+std::vector<DecomposedForm> BuildForms() {
+  const PatternDefinitions definitions = ParsePatternDefinitions(FormTable(), "pass/fused_forms/decomposed_forms.cc");
+  auto sub_patterns = std::make_shared<const std::map<std::string, Pattern>>(definitions.sub_patterns);
+  std::vector<DecomposedForm> forms;
+  for (const LabelledPattern& entry : definitions.entries) {
+    const FormRule& rule = FormRules().at(entry.label);
+    std::vector<Pattern> tied;
+    for (const std::string& name : rule.tied) tied.push_back(sub_patterns->at(name));
+    const MatchPredicate ties = BindsOneExpressionEach(std::move(tied));
+    MatchPredicate accepts = [sub_patterns, ties, check = rule.check](const PatternMatch& match) {
+      const Bindings bindings(match, *sub_patterns);
+      return ties(match) && ConstantsHaveTheirValues(bindings) && check(bindings);
+    };
+    RewriteCallback fuse;
+    if (rule.fuse) {
+      fuse = [sub_patterns, accepts, build = rule.fuse](const PatternMatch& match) -> Expr {
+        if (!accepts(match)) return nullptr;
+        return build(Bindings(match, *sub_patterns));
+      };
+    }
+    forms.push_back({entry.label, entry.pattern, std::move(accepts), std::move(fuse)});
+  }
+  return forms;
+}
+
+}  // namespace
+
+const std::vector<DecomposedForm>& DecomposedForms() {
+  static const std::vector<DecomposedForm> forms = BuildForms();
+  return forms;
+}
+
+const DecomposedForm& DecomposedFormNamed(std::string_view name) {
+  for (const DecomposedForm& form : DecomposedForms()) {
+    if (form.name == name) return form;
+  }
+  throw Error("no decomposed form named '" + std::string(name) + "'");
+}
+
+Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names) {
+  std::vector<PatternCallback> callbacks;
+  for (const std::string& name : form_names) {
+    const DecomposedForm& form = DecomposedFormNamed(name);
+    if (!form.fuse) throw Error("decomposed form '" + name + "' has no fused op");
+    callbacks.push_back({form.pattern, form.fuse, form.accepts});
+  }
+  return RewritePatterns(callbacks, expr);
+}
+
+Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names) {
+  const Function inlined = InlineCompositeCalls(partition);
+  InferType(inlined);
+  return Downcast<FunctionNode>(FuseDecomposedForms(inlined, form_names));
+}
+
+}  // namespace collage
