@@ -49,9 +49,8 @@ typename Kind::primitive_desc Describe(const memory::desc& src, const memory::de
   return typename Kind::primitive_desc(desc, attr, engine);
 }
 
-// Builds the primitive of kind `Kind` and adds its step. A channels-last source (computed in
-// this partition, in the layout of oneDNN's brgconv kernels on AVX-512, or a parameter of a
-// channels-last partition boundary) stays channels-last, as does
+// Builds the primitive of kind `Kind` and adds its step. A channels-last source computed in this
+// partition (the layout of oneDNN's brgconv kernels on AVX-512) stays channels-last, as does
 // the result, when an optimized kernel takes them: reordering there and back costs more than
 // most kernels' differences between layouts (ResNeXt's grouped convolutions, blocked by 4 or 8
 // channels, between channels-last 1x1 convolutions took two reorders per block).
@@ -79,7 +78,10 @@ void AddConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue
   const int data = call.inputs[0];
   typename Kind::primitive_desc primitive = describe(src_any, dst_any);
   const memory::desc channels_last(ToDims(data_shape), f32, memory::format_tag::acdb);
-  if (lowering.Home(data).get_desc() == channels_last && primitive.src_desc() != channels_last) {
+  // A channels-last parameter is reordered to the layout oneDNN chose: keeping it would carry
+  // channels-last through the whole partition, which on AVX2 runs slower than the blocked layouts.
+  const bool computed_here = lowering.value(data).source == FlatValue::Source::kCall;
+  if (computed_here && lowering.Home(data).get_desc() == channels_last && primitive.src_desc() != channels_last) {
     try {
       const memory::desc dst_channels_last(ToDims(output_shape), f32, memory::format_tag::acdb);
       typename Kind::primitive_desc in_place = describe(channels_last, dst_channels_last);
