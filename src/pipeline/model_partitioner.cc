@@ -19,7 +19,6 @@
 namespace collage {
 namespace {
 
-// The name the copy bandwidth is kept under in the cost database, per device.
 // The listed backends that optimize across the ops of a partition, in the listed order: the
 // backends whose touching partitions are merged, and the graph-level search's region specs
 // (each backend's spec is named after it).

@@ -3,8 +3,8 @@
 // plus the host), the chosen cost model, then Partition per function of the module.
 //
 // Cost models: analytic (each backend's roofline, no measurement) and measured (every
-// candidate timed by a worker process, costs kept in the cost database, and a transition
-// penalty from the measured copy bandwidth).
+// candidate timed by a worker process in each boundary layout it offers, costs kept in the cost
+// database, and a transition penalty of measured layout conversions).
 #pragma once
 
 #include <memory>
