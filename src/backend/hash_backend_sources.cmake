@@ -1,8 +1,9 @@
 # Writes OUTPUT, a C++ file defining collage::BackendSourceHashes(): for every backend folder
 # BACKEND_DIR/<name>/ (one with a backend.cmake), the SHA-256 of its sources (every .cc, .h
 # and .cmake below it, by relative path and content) together with the shared sources
-# directly in BACKEND_DIR. Run with cmake -P by the custom command in CMakeLists.txt; the file
-# is rewritten only when a hash changes.
+# directly in BACKEND_DIR and below each of SHARED_FOLDERS (a ;-list, may be empty). Run with
+# cmake -P by the custom command in CMakeLists.txt; the file is rewritten only when a hash
+# changes.
 function(hash_files result base_dir)
   set(digest "")
   foreach(file ${ARGN})
@@ -15,6 +16,10 @@ function(hash_files result base_dir)
 endfunction()
 
 file(GLOB shared_sources "${BACKEND_DIR}/*.cc" "${BACKEND_DIR}/*.h" "${BACKEND_DIR}/*.cmake")
+foreach(shared_folder ${SHARED_FOLDERS})
+  file(GLOB_RECURSE folder_sources "${shared_folder}/*.cc" "${shared_folder}/*.h")
+  list(APPEND shared_sources ${folder_sources})
+endforeach()
 list(SORT shared_sources)
 hash_files(shared_hash "${BACKEND_DIR}" ${shared_sources})
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # src/backend/hash_backend_sources.cmake on a made-up backend tree: editing one backend's
-# source changes that backend's hash only, editing a shared source changes every hash, and
-# an unchanged tree gives the same hashes again.
+# source changes that backend's hash only, editing a shared source (in the backend folder or in
+# a shared folder outside it) changes every hash, and an unchanged tree gives the same hashes
+# again.
 # Usage: hash_backend_sources_test.sh PATH/TO/hash_backend_sources.cmake
 set -euo pipefail
 
@@ -14,7 +15,8 @@ fail() {
   exit 1
 }
 
-mkdir -p "$work/backend/alpha/runtime" "$work/backend/beta" "$work/backend/not_a_backend"
+mkdir -p "$work/backend/alpha/runtime" "$work/backend/beta" "$work/backend/not_a_backend" "$work/forms/nested"
+echo "// form" >"$work/forms/nested/form.cc"
 echo "// shared" >"$work/backend/registry.cc"
 echo "# alpha" >"$work/backend/alpha/backend.cmake"
 echo "int alpha;" >"$work/backend/alpha/alpha.cc"
@@ -25,7 +27,7 @@ echo "int ignored;" >"$work/backend/not_a_backend/x.cc"
 
 # Prints "name hash" per backend of the generated table.
 hashes() {
-  cmake -DBACKEND_DIR="$work/backend" -DOUTPUT="$work/hashes.cc" -P "$script"
+  cmake -DBACKEND_DIR="$work/backend" -DOUTPUT="$work/hashes.cc" "-DSHARED_FOLDERS=$work/forms" -P "$script"
   sed -n 's/^ *{"\([^"]*\)", "\([0-9a-f]*\)"},$/\1 \2/p' "$work/hashes.cc"
 }
 hash_of() { awk -v name="$1" '$1 == name { print $2 }' <<<"$2"; }
@@ -44,4 +46,8 @@ echo "// edited" >>"$work/backend/registry.cc"
 third="$(hashes)"
 [[ "$(hash_of alpha "$third")" != "$(hash_of alpha "$second")" ]] || fail "editing a shared source kept alpha's hash"
 [[ "$(hash_of beta "$third")" != "$(hash_of beta "$second")" ]] || fail "editing a shared source kept beta's hash"
+echo "// edited" >>"$work/forms/nested/form.cc"
+fourth="$(hashes)"
+[[ "$(hash_of alpha "$fourth")" != "$(hash_of alpha "$third")" ]] || fail "editing a shared folder's source kept alpha's hash"
+[[ "$(hash_of beta "$fourth")" != "$(hash_of beta "$third")" ]] || fail "editing a shared folder's source kept beta's hash"
 echo "hash_backend_sources_test: ok"
