@@ -68,9 +68,11 @@ class SubstituteVars final : public ExprMutator {
 
 }  // namespace
 
-Layout BoundaryLayoutOf(const Function& function) {
-  if (!function->attrs.Has(attr::kBoundaryLayout)) return Layout::kPlain;
-  const std::string& name = function->attrs.GetString(attr::kBoundaryLayout);
+Layout BoundaryLayoutOf(const Function& function) { return BoundaryLayoutOf(function->attrs); }
+
+Layout BoundaryLayoutOf(const Attrs& attrs) {
+  if (!attrs.Has(attr::kBoundaryLayout)) return Layout::kPlain;
+  const std::string& name = attrs.GetString(attr::kBoundaryLayout);
   const std::optional<Layout> layout = ParseLayout(name);
   if (!layout) throw Error("unknown " + std::string(attr::kBoundaryLayout) + " '" + name + "' (expected plain or nhwc)");
   return *layout;

@@ -14,7 +14,9 @@
 
 namespace collage {
 
-// The function's boundary layout; throws Error naming the attribute's value when it is not a layout.
+// The boundary layout a Primitive function's attributes name; throws Error naming the
+// attribute's value when it is not a layout.
+Layout BoundaryLayoutOf(const Attrs& attrs);
 Layout BoundaryLayoutOf(const Function& function);
 
 // `function` with its BoundaryLayout attribute set (removed for plain).

@@ -1,5 +1,6 @@
 #include "collage/candidate_partition.h"
 
+#include "backend/boundary_layout.h"
 #include "collage/cost_estimator.h"
 
 namespace collage {
@@ -14,11 +15,7 @@ size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
 
 Layout CandidatePartition::boundary_layout() const {
   for (const NestedSubGraph& nested : sub_graph_.nested()) {
-    if (!nested.attrs.Has(attr::kPrimitive) || !nested.attrs.Has(attr::kBoundaryLayout)) continue;
-    const std::string& name = nested.attrs.GetString(attr::kBoundaryLayout);
-    const std::optional<Layout> layout = ParseLayout(name);
-    Check(layout.has_value(), "candidate with unknown boundary layout '" + name + "'");
-    return *layout;
+    if (nested.attrs.Has(attr::kPrimitive)) return BoundaryLayoutOf(nested.attrs);
   }
   return Layout::kPlain;
 }

@@ -110,17 +110,7 @@ double AnalyticCostEstimator::BoundaryConversionSeconds(const DataflowGraph& gra
                                                         const BackendPerformance& performance) {
   const Layout layout = candidate.boundary_layout();
   if (layout == Layout::kPlain) return 0;
-  double bytes = 0;
-  const SubGraph& sub_graph = candidate.sub_graph();
-  for (const IndexSet* values : {&sub_graph.input(), &sub_graph.exit()}) {
-    for (size_t value : values->ToVector()) {
-      const Expr& expr = graph.node(value).expr;
-      const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
-      if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
-      if (!LayoutsShareBytes(tensor->shape, Layout::kPlain, layout)) bytes += 2.0 * TypeBytes(expr->checked_type());
-    }
-  }
-  return bytes / performance.memory_bandwidth;
+  return 2.0 * candidate.sub_graph().BoundaryBytesChangedBy(graph, layout) / performance.memory_bandwidth;
 }
 
 }  // namespace collage

@@ -128,23 +128,6 @@ std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const Data
   return candidates;
 }
 
-namespace {
-
-// Whether a rank-4 value entering or leaving `sub_graph` (an input or an exit) has different bytes in `layout`.
-bool BoundaryChangesIn(const DataflowGraph& graph, const SubGraph& sub_graph, Layout layout) {
-  for (const IndexSet* values : {&sub_graph.input(), &sub_graph.exit()}) {
-    for (size_t value : values->ToVector()) {
-      const Expr& expr = graph.node(value).expr;
-      if (expr->kind() == ExprKind::kConstant) continue;  // compiled into the partition
-      const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
-      if (tensor != nullptr && !LayoutsShareBytes(tensor->shape, Layout::kPlain, layout)) return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
@@ -152,7 +135,7 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
     for (Layout layout : boundary_layouts_) {
       Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
       if (layout != Layout::kPlain) {
-        if (!BoundaryChangesIn(graph, sub.sub_graph(), layout)) continue;
+        if (sub.sub_graph().BoundaryBytesChangedBy(graph, layout) == 0) continue;
         attrs.Set(attr::kBoundaryLayout, std::string(LayoutName(layout)));
       }
       candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(attrs)), sub.rule_name()));

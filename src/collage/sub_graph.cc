@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ir/type.h"
 #include "ir/visitor.h"
 #include "pass/fuse_ops/post_dominator_tree.h"
 #include "support/hash.h"
@@ -78,6 +79,19 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
 
 bool SubGraph::Touches(const SubGraph& other) const {
   return output_.Intersects(other.inside_) || other.output_.Intersects(inside_);
+}
+
+double SubGraph::BoundaryBytesChangedBy(const DataflowGraph& graph, Layout layout) const {
+  double bytes = 0;
+  for (const IndexSet* values : {&input_, &exit_}) {
+    for (size_t value : values->ToVector()) {
+      const Expr& expr = graph.node(value).expr;
+      const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
+      if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
+      if (!LayoutsShareBytes(tensor->shape, Layout::kPlain, layout)) bytes += TypeBytes(expr->checked_type());
+    }
+  }
+  return bytes;
 }
 
 size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {

@@ -17,6 +17,9 @@ struct Executor::State {
   MemoryPlan memory;
   Tensor arena;
   std::vector<Tensor> slot_tensors;  // activations and constants bound once; arguments per run
+  // Per step, per input: the buffer shape it is passed with. A slot whose bytes are the same in
+  // the step's layout is passed reshaped to it; a conversion reads its source as it is.
+  std::vector<std::vector<Shape>> input_shapes;
   std::vector<Type> parameter_types;
   std::vector<std::string> parameter_names;
   std::vector<size_t> first_argument_of_parameter;  // into plan.argument_types
@@ -118,6 +121,14 @@ Executor::Executor(const Module& module, const BackendRegistry& registry, const 
     }
   }
 
+  for (const ExecutionStep& step : state.plan.steps) {
+    std::vector<Shape>& shapes = state.input_shapes.emplace_back();
+    for (size_t slot : step.inputs) {
+      const TensorSlot& source = state.plan.slots[slot];
+      shapes.push_back(step.IsConversion() ? source.PhysicalShape() : PhysicalShape(source.shape, step.layout));
+    }
+  }
+
   if (options.profile) {
     state.profiler = std::make_unique<Profiler>();
     for (size_t i = 0; i < state.plan.steps.size(); ++i) {
@@ -165,12 +176,9 @@ Value Executor::Run(const std::vector<Value>& arguments) {
     const ExecutionStep& step = state.plan.steps[i];
     inputs.clear();
     outputs.clear();
-    for (size_t slot : step.inputs) {
-      // A slot whose bytes are the same in the step's layout is passed with the step's shape (a
-      // conversion reads its source as it is).
-      const TensorSlot& source = state.plan.slots[slot];
-      const Shape expected = step.IsConversion() ? source.PhysicalShape() : PhysicalShape(source.shape, step.layout);
-      const Tensor& tensor = state.slot_tensors[slot];
+    for (size_t j = 0; j < step.inputs.size(); ++j) {
+      const Tensor& tensor = state.slot_tensors[step.inputs[j]];
+      const Shape& expected = state.input_shapes[i][j];
       inputs.push_back(tensor.shape() == expected ? tensor : tensor.Reshaped(expected));
     }
     for (size_t slot : step.outputs) outputs.push_back(state.slot_tensors[slot]);

@@ -69,14 +69,14 @@ Value InvokeExecutable(Executable& executable, const Function& function, const s
       throw Error("parameter %" + name + ": expected " + TypeToString(function->params[i]->checked_type()) +
                   ", got " + TypeToString(TensorType(tensor.dtype(), tensor.shape())));
     }
-    Tensor input = Tensor::Zeros(tensor.dtype(), PhysicalShape(tensor.shape(), layout));
-    ConvertLayout(tensor, Layout::kPlain, input, layout, tensor.shape());
-    inputs.push_back(std::move(input));
+    inputs.push_back(ConvertedLayout(tensor, Layout::kPlain, layout, tensor.shape()));
   }
   std::vector<Tensor> outputs = AllocateResults(function);
   executable.Run(inputs, outputs);
-  std::vector<Tensor> results = AllocateFlattened(function->body->checked_type());
-  for (size_t i = 0; i < results.size(); ++i) ConvertLayout(outputs[i], layout, results[i], Layout::kPlain, results[i].shape());
+  std::vector<Tensor> results;
+  for (const Tensor& output : outputs) {
+    results.push_back(ConvertedLayout(output, layout, Layout::kPlain, LogicalShape(output.shape(), layout)));
+  }
   return Unflatten(function->body->checked_type(), results);
 }
 

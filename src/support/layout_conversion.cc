@@ -69,6 +69,13 @@ void ConvertLayout(const void* source, Layout from, void* target, Layout to, con
   }
 }
 
+Tensor ConvertedLayout(const Tensor& source, Layout from, Layout to, const Shape& logical) {
+  if (LayoutsShareBytes(logical, from, to)) return source.Reshaped(PhysicalShape(logical, to));
+  Tensor target = Tensor::Zeros(source.dtype(), PhysicalShape(logical, to));
+  ConvertLayout(source, from, target, to, logical);
+  return target;
+}
+
 void ConvertLayout(const Tensor& source, Layout from, Tensor& target, Layout to, const Shape& logical) {
   if (source.dtype() != target.dtype() || source.shape() != PhysicalShape(logical, from) ||
       target.shape() != PhysicalShape(logical, to)) {

@@ -12,6 +12,10 @@ namespace collage {
 // buffers' dtypes or shapes do not match.
 void ConvertLayout(const Tensor& source, Layout from, Tensor& target, Layout to, const Shape& logical);
 
+// `source` (a buffer of PhysicalShape(logical, from)) in layout `to`: the same buffer reshaped
+// where the bytes agree, else a new converted one.
+Tensor ConvertedLayout(const Tensor& source, Layout from, Layout to, const Shape& logical);
+
 // The same on raw buffers of `element_bytes`-sized elements.
 void ConvertLayout(const void* source, Layout from, void* target, Layout to, const Shape& logical,
                    size_t element_bytes);

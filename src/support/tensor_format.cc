@@ -24,6 +24,11 @@ Shape PhysicalShape(const Shape& logical, Layout layout) {
   return {logical[0], logical[2], logical[3], logical[1]};
 }
 
+Shape LogicalShape(const Shape& physical, Layout layout) {
+  if (layout == Layout::kPlain || physical.size() != 4) return physical;
+  return {physical[0], physical[3], physical[1], physical[2]};
+}
+
 bool LayoutsShareBytes(const Shape& logical, Layout first, Layout second) {
   if (first == second || logical.size() != 4) return true;
   return logical[1] == 1 || logical[2] * logical[3] == 1;

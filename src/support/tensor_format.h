@@ -29,8 +29,9 @@ const char* LayoutName(Layout layout);
 // The layout of that name, or nullopt.
 std::optional<Layout> ParseLayout(std::string_view name);
 
-// The buffer's shape: the logical shape with its axes in storage order.
+// The buffer's shape: the logical shape with its axes in storage order; LogicalShape inverts it.
 Shape PhysicalShape(const Shape& logical, Layout layout);
+Shape LogicalShape(const Shape& physical, Layout layout);
 // True when a tensor of this logical shape has the same bytes in both layouts (for channels-last:
 // not rank 4, a single channel, or a single pixel), so converting between them is a copy.
 bool LayoutsShareBytes(const Shape& logical, Layout first, Layout second);

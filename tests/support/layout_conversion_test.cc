@@ -58,6 +58,8 @@ TEST(LayoutConversionTest, TheCheckNoticesAMissingConversion) {
 TEST(LayoutConversionTest, OnlyRankFourTensorsWithSeveralChannelsAndPixelsChangeBytes) {
   EXPECT_EQ(PhysicalShape({2, 3, 4, 5}, Layout::kChannelsLast), (Shape{2, 4, 5, 3}));
   EXPECT_EQ(PhysicalShape({2, 3, 4}, Layout::kChannelsLast), (Shape{2, 3, 4}));
+  EXPECT_EQ(LogicalShape({2, 4, 5, 3}, Layout::kChannelsLast), (Shape{2, 3, 4, 5}));
+  EXPECT_EQ(LogicalShape({2, 4, 5, 3}, Layout::kPlain), (Shape{2, 4, 5, 3}));
   EXPECT_FALSE(LayoutsShareBytes({2, 3, 4, 5}, Layout::kPlain, Layout::kChannelsLast));
   EXPECT_TRUE(LayoutsShareBytes({2, 1, 4, 5}, Layout::kPlain, Layout::kChannelsLast));
   EXPECT_TRUE(LayoutsShareBytes({2, 3, 1, 1}, Layout::kPlain, Layout::kChannelsLast));
@@ -66,6 +68,18 @@ TEST(LayoutConversionTest, OnlyRankFourTensorsWithSeveralChannelsAndPixelsChange
   EXPECT_EQ(ParseLayout("plain"), Layout::kPlain);
   EXPECT_EQ(ParseLayout("NHWC"), std::nullopt);
   EXPECT_EQ(FormatName({Layout::kChannelsLast, DType::kF32}), "nhwc/f32");
+}
+
+TEST(LayoutConversionTest, ConvertedLayoutSharesTheBufferOnlyWhereTheBytesAgree) {
+  const Tensor pooled = Tensor::Random(DType::kF32, {2, 3, 1, 1}, 4);
+  const Tensor shared = ConvertedLayout(pooled, Layout::kPlain, Layout::kChannelsLast, {2, 3, 1, 1});
+  EXPECT_EQ(shared.raw_data(), pooled.raw_data());
+  EXPECT_EQ(shared.shape(), (Shape{2, 1, 1, 3}));
+  const Shape logical = {1, 3, 2, 2};
+  const Tensor image = Tensor::Random(DType::kF32, logical, 4);
+  const Tensor converted = ConvertedLayout(image, Layout::kPlain, Layout::kChannelsLast, logical);
+  EXPECT_NE(converted.raw_data(), image.raw_data());
+  EXPECT_TRUE(SameElements(image, Layout::kPlain, converted, Layout::kChannelsLast, logical));
 }
 
 TEST(LayoutConversionTest, MismatchedBuffersAreRefused) {
