@@ -1,5 +1,6 @@
 #include "backend/boundary_layout.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "ir/type_inference.h"
@@ -74,8 +75,20 @@ Layout BoundaryLayoutOf(const Attrs& attrs) {
   if (!attrs.Has(attr::kBoundaryLayout)) return Layout::kPlain;
   const std::string& name = attrs.GetString(attr::kBoundaryLayout);
   const std::optional<Layout> layout = ParseLayout(name);
-  if (!layout) throw Error("unknown " + std::string(attr::kBoundaryLayout) + " '" + name + "' (expected plain or nhwc)");
+  if (!layout) {
+    throw Error("unknown " + std::string(attr::kBoundaryLayout) + " '" + name + "' (expected one of " + LayoutNames() +
+                ")");
+  }
   return *layout;
+}
+
+Layout DeclaredBoundaryLayoutOf(const Function& function, const std::string& backend,
+                                const std::vector<Layout>& declared) {
+  const Layout layout = BoundaryLayoutOf(function);
+  if (std::find(declared.begin(), declared.end(), layout) == declared.end()) {
+    throw Error(backend + ": boundary layout " + LayoutName(layout) + " is not supported");
+  }
+  return layout;
 }
 
 Function WithBoundaryLayout(const Function& function, Layout layout) {
@@ -103,6 +116,9 @@ std::vector<Shape> BoundaryResultShapes(const Function& function) {
 Function WithPlainBody(const Function& function) {
   const Layout layout = BoundaryLayoutOf(function);
   if (layout == Layout::kPlain) return function;
+  if (layout != Layout::kChannelsLast) {
+    throw Error("boundary layout " + std::string(LayoutName(layout)) + " is not supported by a plain body (only nhwc is)");
+  }
   std::vector<Var> params;
   std::unordered_map<const ExprNode*, Expr> logical_of_param;
   for (const Var& param : function->params) {

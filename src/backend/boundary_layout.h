@@ -7,6 +7,7 @@
 // SupportDeclaration; the partitioner offers each candidate in each of them.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "ir/expr.h"
@@ -19,6 +20,11 @@ namespace collage {
 Layout BoundaryLayoutOf(const Attrs& attrs);
 Layout BoundaryLayoutOf(const Function& function);
 
+// `function`'s boundary layout; throws Error "<backend>: boundary layout <name> is not
+// supported" when it is not one of `declared`.
+Layout DeclaredBoundaryLayoutOf(const Function& function, const std::string& backend,
+                                const std::vector<Layout>& declared);
+
 // `function` with its BoundaryLayout attribute set (removed for plain).
 Function WithBoundaryLayout(const Function& function, Layout layout);
 
@@ -30,7 +36,7 @@ std::vector<Shape> BoundaryResultShapes(const Function& function);
 // `function` whose parameters and results are the physical buffers of its boundary layout,
 // converted by transposes at the edges (which fusing code generators fold into the first and
 // last kernels); `function` itself when the boundary is plain. The result carries no
-// BoundaryLayout attribute.
+// BoundaryLayout attribute. Throws Error for a channel-blocked boundary.
 Function WithPlainBody(const Function& function);
 
 }  // namespace collage

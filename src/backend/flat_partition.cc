@@ -141,10 +141,7 @@ bool FlatPartition::IsOutput(int id) const { return std::find(outputs.begin(), o
 FlatPartition FlattenPartition(const Function& function, const std::string& backend,
                                const std::vector<Layout>& layouts) {
   if (!function->body->checked_type()) InferType(function);
-  const Layout layout = BoundaryLayoutOf(function);
-  if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) {
-    throw Error(backend + ": boundary layout " + LayoutName(layout) + " is not supported");
-  }
+  const Layout layout = DeclaredBoundaryLayoutOf(function, backend, layouts);
   FlatPartition partition = Flattener(backend).Run(function);
   partition.boundary_layout = layout;
   return partition;

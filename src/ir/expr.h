@@ -104,7 +104,7 @@ inline constexpr const char* kComposite = "Composite";            // string: pat
 inline constexpr const char* kCompiler = "Compiler";              // string: backend name
 inline constexpr const char* kGlobalSymbol = "global_symbol";     // string: unique name
 inline constexpr const char* kPartitionedFromPattern = "PartitionedFromPattern";
-// string: the layout of a partition's rank-4 parameters and results ("nhwc"); absent: plain
+// string: the layout of a partition's rank-4 parameters and results ("nhwc", "nchw8c", ...); absent: plain
 inline constexpr const char* kBoundaryLayout = "BoundaryLayout";
 }  // namespace attr
 

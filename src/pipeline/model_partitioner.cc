@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include <unistd.h>
 
@@ -209,9 +211,12 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   const auto start = std::chrono::steady_clock::now();
   std::vector<PartitionSpec> specs;
   std::map<std::string, BackendPerformance> performance;
+  std::set<Layout> boundary_layouts = {Layout::kPlain};  // the model's side is plain
   for (const std::string& name : request.backends) {
     const BackendPtr backend = BackendRegistry::Global().Get(name);
-    specs.push_back(MakePartitionSpec(GuardedSupport(*backend)));
+    const SupportDeclaration declaration = GuardedSupport(*backend);
+    boundary_layouts.insert(declaration.boundary_layouts.begin(), declaration.boundary_layouts.end());
+    specs.push_back(MakePartitionSpec(declaration));
     performance.emplace(name, backend->Performance());
   }
   const PartitionSpec host = MakeHostSpec();
@@ -237,7 +242,8 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     estimator = std::move(owned);
     placement.conversion_costs = std::make_shared<MeasuredConversionCosts>(placement.database.get());
     options.search.transition_penalty = ConversionTransitionPenalty(placement.conversion_costs->AsFunction());
-    options.search.transition_penalty_bound = ConversionTransitionPenaltyBound(placement.conversion_costs->AsFunction());
+    options.search.transition_penalty_bound = ConversionTransitionPenaltyBound(
+        placement.conversion_costs->AsFunction(), std::vector<Layout>(boundary_layouts.begin(), boundary_layouts.end()));
     options.search.host_spec = host.name;
   } else {
     estimator = std::make_shared<AnalyticCostEstimator>(performance);

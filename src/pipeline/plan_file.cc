@@ -95,7 +95,7 @@ PlannedPartition ParsePartitionLine(const std::string& value, const HeaderReader
   }
   const std::optional<Layout> parsed_layout = ParseLayout(layout);
   if (!parsed_layout) {
-    reader.Fail(reader.line_number(), "unknown layout '" + std::string(layout) + "' (expected plain or nhwc)");
+    reader.Fail(reader.line_number(), "unknown layout '" + std::string(layout) + "' (expected one of " + LayoutNames() + ")");
   }
   partition.layout = *parsed_layout;
   partition.symbol = symbol;

@@ -37,7 +37,7 @@ struct TensorSlot {
   Tensor constant;      // kConstant
   Layout layout = Layout::kPlain;  // of its buffer; `shape` is the logical shape
 
-  size_t NumBytes() const { return static_cast<size_t>(NumElements(shape)) * DTypeSize(dtype); }
+  size_t NumBytes() const { return static_cast<size_t>(NumElements(PhysicalShape())) * DTypeSize(dtype); }
   Shape PhysicalShape() const { return collage::PhysicalShape(shape, layout); }
 };
 

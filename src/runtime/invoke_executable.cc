@@ -8,14 +8,20 @@
 namespace collage {
 namespace {
 
-void AppendTensors(const Type& type, std::vector<Tensor>& tensors) {
+void AppendTensorTypes(const Type& type, std::vector<const TensorTypeNode*>& types) {
   if (const TensorTypeNode* tensor = AsTensorType(type)) {
-    tensors.push_back(Tensor::Zeros(tensor->dtype, tensor->shape));
+    types.push_back(tensor);
     return;
   }
   const TupleTypeNode* tuple = AsTupleType(type);
   Check(tuple != nullptr, "AllocateFlattened: expected a tensor or tuple type, got " + TypeToString(type));
-  for (const Type& field : tuple->fields) AppendTensors(field, tensors);
+  for (const Type& field : tuple->fields) AppendTensorTypes(field, types);
+}
+
+std::vector<const TensorTypeNode*> FlattenedTensorTypes(const Type& type) {
+  std::vector<const TensorTypeNode*> types;
+  AppendTensorTypes(type, types);
+  return types;
 }
 
 Value Rebuild(const Type& type, const std::vector<Tensor>& tensors, size_t& next) {
@@ -34,14 +40,16 @@ Value Rebuild(const Type& type, const std::vector<Tensor>& tensors, size_t& next
 
 std::vector<Tensor> AllocateFlattened(const Type& type) {
   std::vector<Tensor> tensors;
-  AppendTensors(type, tensors);
+  for (const TensorTypeNode* tensor : FlattenedTensorTypes(type)) tensors.push_back(Tensor::Zeros(tensor->dtype, tensor->shape));
   return tensors;
 }
 
 std::vector<Tensor> AllocateResults(const Function& function) {
-  std::vector<Tensor> tensors = AllocateFlattened(function->body->checked_type());
-  const std::vector<Shape> shapes = BoundaryResultShapes(function);
-  for (size_t i = 0; i < tensors.size(); ++i) tensors[i] = tensors[i].Reshaped(shapes[i]);
+  const Layout layout = BoundaryLayoutOf(function);
+  std::vector<Tensor> tensors;
+  for (const TensorTypeNode* tensor : FlattenedTensorTypes(function->body->checked_type())) {
+    tensors.push_back(Tensor::Zeros(tensor->dtype, PhysicalShape(tensor->shape, layout)));
+  }
   return tensors;
 }
 
@@ -73,9 +81,10 @@ Value InvokeExecutable(Executable& executable, const Function& function, const s
   }
   std::vector<Tensor> outputs = AllocateResults(function);
   executable.Run(inputs, outputs);
+  const std::vector<const TensorTypeNode*> result_types = FlattenedTensorTypes(function->body->checked_type());
   std::vector<Tensor> results;
-  for (const Tensor& output : outputs) {
-    results.push_back(ConvertedLayout(output, layout, Layout::kPlain, LogicalShape(output.shape(), layout)));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    results.push_back(ConvertedLayout(outputs[i], layout, Layout::kPlain, result_types[i]->shape));
   }
   return Unflatten(function->body->checked_type(), results);
 }

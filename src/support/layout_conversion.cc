@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "support/error.h"
 
@@ -37,36 +39,132 @@ void TransposeBatches(const std::byte* source, std::byte* target, int64_t batche
   }
 }
 
+// Where the logical element (image n, channel c, pixel p) of a rank-4 tensor lies in a
+// layout's buffer, in elements: n * image + (c / block_size) * block + (c % block_size) *
+// channel + p * pixel. The plain and channels-last layouts are one block of all channels.
+struct ElementStrides {
+  int64_t image = 0, block = 0, channel = 0, pixel = 0, block_size = 1;
+
+  ElementStrides(const Shape& logical, Layout layout) {
+    const int64_t channels = logical[1];
+    const int64_t pixels = logical[2] * logical[3];
+    if (const int64_t size = ChannelBlock(layout)) {
+      block_size = size;
+      pixel = size;
+      block = pixels * size;
+      channel = 1;
+      image = (channels + size - 1) / size * block;
+      return;
+    }
+    block_size = std::max<int64_t>(channels, 1);
+    image = channels * pixels;
+    channel = layout == Layout::kChannelsLast ? 1 : pixels;
+    pixel = layout == Layout::kChannelsLast ? channels : 1;
+  }
+  int64_t OfChannel(int64_t c) const { return c / block_size * block + c % block_size * channel; }
+};
+
+// Copies every logical element of a rank-4 tensor between two layouts, writing the target in
+// storage order: plain pixel by pixel within a channel, the others channel by channel within a
+// pixel of each target block.
+template <size_t kBytes>
+void Rearrange(const std::byte* source, const ElementStrides& from, std::byte* target, const ElementStrides& to,
+               const Shape& logical) {
+  struct Element {
+    std::byte bytes[kBytes];
+  };
+  const auto* in = reinterpret_cast<const Element*>(source);
+  auto* out = reinterpret_cast<Element*>(target);
+  const int64_t channels = logical[1];
+  const int64_t pixels = logical[2] * logical[3];
+  std::vector<int64_t> from_channel(static_cast<size_t>(channels));
+  std::vector<int64_t> to_channel(static_cast<size_t>(channels));
+  for (int64_t c = 0; c < channels; ++c) {
+    from_channel[static_cast<size_t>(c)] = from.OfChannel(c);
+    to_channel[static_cast<size_t>(c)] = to.OfChannel(c);
+  }
+  for (int64_t image = 0; image < logical[0]; ++image) {
+    const Element* in_image = in + image * from.image;
+    Element* out_image = out + image * to.image;
+    if (to.pixel == 1) {
+      for (int64_t c = 0; c < channels; ++c) {
+        const Element* in_channel = in_image + from_channel[static_cast<size_t>(c)];
+        Element* out_channel = out_image + to_channel[static_cast<size_t>(c)];
+        for (int64_t p = 0; p < pixels; ++p) out_channel[p] = in_channel[p * from.pixel];
+      }
+      continue;
+    }
+    for (int64_t first = 0; first < channels; first += to.block_size) {
+      const int64_t count = std::min(channels - first, to.block_size);
+      const int64_t* from_block = from_channel.data() + first;
+      Element* out_block = out_image + to_channel[static_cast<size_t>(first)];
+      for (int64_t p = 0; p < pixels; ++p) {
+        const Element* in_pixel = in_image + p * from.pixel;
+        Element* out_pixel = out_block + p * to.pixel;
+        for (int64_t c = 0; c < count; ++c) out_pixel[c] = in_pixel[from_block[c]];
+      }
+    }
+  }
+}
+
+template <template <size_t> typename Kernel, typename... Arguments>
+void ForElementSize(size_t element_bytes, Arguments&&... arguments) {
+  switch (element_bytes) {
+    case 1:
+      return Kernel<1>::Run(std::forward<Arguments>(arguments)...);
+    case 2:
+      return Kernel<2>::Run(std::forward<Arguments>(arguments)...);
+    case 4:
+      return Kernel<4>::Run(std::forward<Arguments>(arguments)...);
+    case 8:
+      return Kernel<8>::Run(std::forward<Arguments>(arguments)...);
+    default:
+      throw Error("ConvertLayout: unsupported element size " + std::to_string(element_bytes));
+  }
+}
+
+template <size_t kBytes>
+struct TransposeKernel {
+  static void Run(const std::byte* source, std::byte* target, int64_t batches, int64_t rows, int64_t columns) {
+    TransposeBatches<kBytes>(source, target, batches, rows, columns);
+  }
+};
+
+template <size_t kBytes>
+struct RearrangeKernel {
+  static void Run(const std::byte* source, const ElementStrides& from, std::byte* target, const ElementStrides& to,
+                  const Shape& logical) {
+    Rearrange<kBytes>(source, from, target, to, logical);
+  }
+};
+
 }  // namespace
 
 void ConvertLayout(const void* source, Layout from, void* target, Layout to, const Shape& logical,
                    size_t element_bytes) {
   const auto* in = static_cast<const std::byte*>(source);
   auto* out = static_cast<std::byte*>(target);
-  const size_t bytes = static_cast<size_t>(NumElements(logical)) * element_bytes;
   if (LayoutsShareBytes(logical, from, to)) {
+    const size_t bytes = static_cast<size_t>(NumElements(PhysicalShape(logical, from))) * element_bytes;
     if (bytes > 0 && in != out) std::memmove(out, in, bytes);
     return;
   }
-  Check(in != out, "ConvertLayout: a transposing conversion cannot work in place");
-  // Plain [N, C, HW] to channels-last [N, HW, C] transposes C x HW per batch; back, HW x C.
-  const int64_t channels = logical[1];
-  const int64_t pixels = logical[2] * logical[3];
-  const bool to_channels_last = to == Layout::kChannelsLast;
-  const int64_t rows = to_channels_last ? channels : pixels;
-  const int64_t columns = to_channels_last ? pixels : channels;
-  switch (element_bytes) {
-    case 1:
-      return TransposeBatches<1>(in, out, logical[0], rows, columns);
-    case 2:
-      return TransposeBatches<2>(in, out, logical[0], rows, columns);
-    case 4:
-      return TransposeBatches<4>(in, out, logical[0], rows, columns);
-    case 8:
-      return TransposeBatches<8>(in, out, logical[0], rows, columns);
-    default:
-      throw Error("ConvertLayout: unsupported element size " + std::to_string(element_bytes));
+  Check(in != out, "ConvertLayout: a rearranging conversion cannot work in place");
+  if (ChannelBlock(from) == 0 && ChannelBlock(to) == 0) {
+    // Plain [N, C, HW] to channels-last [N, HW, C] transposes C x HW per batch; back, HW x C.
+    const int64_t channels = logical[1];
+    const int64_t pixels = logical[2] * logical[3];
+    const bool to_channels_last = to == Layout::kChannelsLast;
+    return ForElementSize<TransposeKernel>(element_bytes, in, out, logical[0], to_channels_last ? channels : pixels,
+                                           to_channels_last ? pixels : channels);
   }
+  const int64_t to_block = ChannelBlock(to);
+  if (to_block != 0 && logical[1] % to_block != 0) {
+    // The last block's padding channels hold zeros.
+    std::memset(out, 0, static_cast<size_t>(NumElements(PhysicalShape(logical, to))) * element_bytes);
+  }
+  ForElementSize<RearrangeKernel>(element_bytes, in, ElementStrides(logical, from), out, ElementStrides(logical, to),
+                                  logical);
 }
 
 Tensor ConvertedLayout(const Tensor& source, Layout from, Layout to, const Shape& logical) {

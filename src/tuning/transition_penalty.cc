@@ -12,7 +12,7 @@ namespace collage {
 namespace {
 
 // Bumped when the conversion kernel changes, so older measurements are not reused.
-constexpr const char* kConversionKernelVersion = "1";
+constexpr const char* kConversionKernelVersion = "2";
 
 template <typename Visit>
 void ForEachTensorType(const Type& type, const Visit& visit) {
@@ -41,17 +41,23 @@ decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(Conversi
   };
 }
 
-decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost) {
+decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost,
+                                                                                   std::vector<Layout> layouts) {
   Check(static_cast<bool>(cost), "ConversionTransitionPenaltyBound: no conversion cost");
-  return [cost = std::move(cost)](size_t value, const DataflowGraph& graph) {
+  return [cost = std::move(cost), layouts = std::move(layouts)](size_t value, const DataflowGraph& graph) {
     const Expr& expr = graph.node(value).expr;
     if (expr->kind() == ExprKind::kConstant) return 0.0;
     double seconds = 0;
     ForEachTensorType(expr->checked_type(), [&](const TensorTypeNode& tensor) {
-      if (!LayoutsShareBytes(tensor.shape, Layout::kPlain, Layout::kChannelsLast)) {
-        seconds += std::max(cost(tensor.shape, tensor.dtype, Layout::kPlain, Layout::kChannelsLast),
-                            cost(tensor.shape, tensor.dtype, Layout::kChannelsLast, Layout::kPlain));
+      double dearest = 0;
+      for (Layout from : layouts) {
+        for (Layout to : layouts) {
+          if (!LayoutsShareBytes(tensor.shape, from, to)) {
+            dearest = std::max(dearest, cost(tensor.shape, tensor.dtype, from, to));
+          }
+        }
       }
+      seconds += dearest;
     });
     return seconds;
   };

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "collage/search.h"
 #include "runtime/cost_database.h"
@@ -28,8 +29,10 @@ using ConversionCost = std::function<double(const Shape& shape, DType dtype, Lay
 // The search's penalty: the conversion of every tensor of node `value` (each field of a tuple)
 // from the producer's layout to the consumer's; 0 where the bytes agree and for constants.
 decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(ConversionCost cost);
-// Its bound per value: the dearer of the two directions between plain and channels-last.
-decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost);
+// Its bound per value: the dearest conversion between any two of `layouts` (those the
+// partitions can take, plain among them).
+decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost,
+                                                                                   std::vector<Layout> layouts);
 
 // Conversion times measured on this machine with the conversion kernel (the median of a few
 // runs), looked up first in the database (per device) and stored there, and remembered.

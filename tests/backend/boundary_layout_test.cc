@@ -11,6 +11,7 @@
 #include "ir/type_inference.h"
 #include "runtime/compare.h"
 #include "runtime/invoke_executable.h"
+#include "support/layout_conversion.h"
 
 namespace collage {
 namespace {
@@ -56,9 +57,9 @@ def @main(%x: Tensor[(4, 6), f32]) {
   };
 }
 
-bool TakesChannelsLast(const Backend& backend) {
+bool Takes(const Backend& backend, Layout layout) {
   const std::vector<Layout> layouts = backend.Support().boundary_layouts;
-  return std::find(layouts.begin(), layouts.end(), Layout::kChannelsLast) != layouts.end();
+  return std::find(layouts.begin(), layouts.end(), layout) != layouts.end();
 }
 
 TEST(BoundaryLayoutTest, EveryBackendMatchesTheReferenceInEveryLayoutItDeclares) {
@@ -87,7 +88,7 @@ TEST(BoundaryLayoutTest, EveryBackendMatchesTheReferenceInEveryLayoutItDeclares)
 TEST(BoundaryLayoutTest, ChannelsLastExecutablesReadChannelsLastBuffers) {
   const Function function = WithBoundaryLayout(BoundaryFunctions()[1], Layout::kChannelsLast);
   for (const BackendPtr& backend : BackendRegistry::Global().All()) {
-    if (!TakesChannelsLast(*backend)) continue;
+    if (!Takes(*backend, Layout::kChannelsLast)) continue;
     const std::unique_ptr<Executable> executable = backend->Compile(function, CompileOptions{});
     const std::vector<Value> arguments = RandomArguments(function, 3);
     const std::vector<Shape> shapes = BoundaryParameterShapes(function);
@@ -101,18 +102,52 @@ TEST(BoundaryLayoutTest, ChannelsLastExecutablesReadChannelsLastBuffers) {
   }
 }
 
-TEST(BoundaryLayoutTest, BackendsRefuseLayoutsTheyDoNotDeclare) {
-  const Function function = WithBoundaryLayout(BoundaryFunctions()[1], Layout::kChannelsLast);
+// Negative control on the result side: every executable writes its rank-4 results in its
+// boundary layout. Read as plain buffers, they do not match (a one-pixel result would).
+TEST(BoundaryLayoutTest, ExecutablesWriteResultsInTheirBoundaryLayout) {
+  size_t checked = 0;
   for (const BackendPtr& backend : BackendRegistry::Global().All()) {
-    if (TakesChannelsLast(*backend) || backend->runs_every_op()) continue;
-    try {
-      backend->Compile(function, CompileOptions{});
-      ADD_FAILURE() << backend->name() << " compiled a channels-last partition it does not declare";
-    } catch (const Error& error) {
-      EXPECT_NE(std::string(error.what()).find("boundary layout nhwc is not supported"), std::string::npos)
-          << error.what();
+    for (Layout layout : backend->Support().boundary_layouts) {
+      if (layout == Layout::kPlain) continue;
+      const Function function = WithBoundaryLayout(BoundaryFunctions()[1], layout);
+      const std::unique_ptr<Executable> executable = backend->Compile(function, CompileOptions{});
+      const std::vector<Value> arguments = RandomArguments(function, 3);
+      std::vector<Tensor> inputs;
+      for (const Value& argument : arguments) {
+        inputs.push_back(ConvertedLayout(argument.tensor(), Layout::kPlain, layout, argument.tensor().shape()));
+      }
+      std::vector<Tensor> outputs = AllocateResults(function);
+      executable->Run(inputs, outputs);
+      const Value expected = Evaluate(function, arguments);
+      const Shape& logical = expected.tensor().shape();
+      const Value converted = ConvertedLayout(outputs[0], layout, Layout::kPlain, logical);
+      EXPECT_TRUE(CompareValues(converted, expected).ok()) << backend->name() << " " << LayoutName(layout);
+      const Value misread = Tensor::Borrow(DType::kF32, logical, outputs[0].raw_data());
+      EXPECT_FALSE(CompareValues(misread, expected).ok()) << backend->name() << " " << LayoutName(layout);
+      ++checked;
     }
   }
+  EXPECT_GE(checked, 3u);  // xnnpack, onednn and native take channels-last at least
+}
+
+TEST(BoundaryLayoutTest, BackendsRefuseLayoutsTheyDoNotDeclare) {
+  size_t refused = 0;
+  for (const BackendPtr& backend : BackendRegistry::Global().All()) {
+    if (backend->runs_every_op()) continue;
+    for (Layout layout : AllLayouts()) {
+      if (Takes(*backend, layout)) continue;
+      const Function function = WithBoundaryLayout(BoundaryFunctions()[1], layout);
+      const std::string expected = "boundary layout " + std::string(LayoutName(layout)) + " is not supported";
+      try {
+        backend->Compile(function, CompileOptions{});
+        ADD_FAILURE() << backend->name() << " compiled a " << LayoutName(layout) << " partition it does not declare";
+      } catch (const Error& error) {
+        EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+        ++refused;
+      }
+    }
+  }
+  EXPECT_GT(refused, 0u);
 }
 
 TEST(BoundaryLayoutTest, PlainBodyTakesPhysicalBuffersAndGivesThemBack) {
@@ -131,13 +166,13 @@ TEST(BoundaryLayoutTest, PlainBodyTakesPhysicalBuffersAndGivesThemBack) {
 TEST(BoundaryLayoutTest, UnknownLayoutIsAClearError) {
   const Function function = BoundaryFunctions()[3];
   Attrs attrs = function->attrs;
-  attrs.Set(attr::kBoundaryLayout, std::string("nchw16c"));
+  attrs.Set(attr::kBoundaryLayout, std::string("nchw4c"));
   const Function odd = MakeFunction(function->params, function->body, attrs);
   try {
     BoundaryLayoutOf(odd);
     ADD_FAILURE() << "no error";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("unknown BoundaryLayout 'nchw16c'"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("unknown BoundaryLayout 'nchw4c'"), std::string::npos) << error.what();
   }
 }
 

@@ -6,12 +6,13 @@
 //   every real backend alone (where it can, the universal fallback elsewhere) and the greedy
 //   mix onednn, openblas, xnnpack, native; backends missing from the build are skipped;
 //   a Collage placement on the real backends' specs that mixes boundary layouts (pseudo-random
-//   costs per candidate and layout), so channels-last partitions and conversions run.
+//   costs per candidate and layout), so channels-last and channel-blocked partitions and
+//   the conversions between them run.
 #include <gtest/gtest.h>
 
-#include <iostream>
-
 #include <functional>
+#include <iostream>
+#include <map>
 #include <random>
 
 #include "collage/partition_spec.h"
@@ -97,13 +98,14 @@ TEST_P(ExecutorZooTest, MixedLayoutPlacementMatchesTorch) {
   });
   const Module simplified = StandardPipeline()(zoo->model.module);
   const PartitionResult placed = Partition(simplified.main(), specs, estimator);
-  size_t channels_last = 0;
-  for (const CandidatePartition& chosen : placed.chosen) channels_last += chosen.boundary_layout() == Layout::kChannelsLast;
+  std::map<Layout, size_t> partitions_in;
+  for (const CandidatePartition& chosen : placed.chosen) ++partitions_in[chosen.boundary_layout()];
   ExecutorOptions options;
   options.compile.threads = 2;
   Executor executor(Module(placed.function), BackendRegistry::Global(), options);
-  std::cout << GetParam() << ": " << placed.chosen.size() << " partitions, " << channels_last << " channels-last, "
-            << executor.num_steps() << " executor steps, conversions included" << std::endl;
+  std::cout << GetParam() << ": " << placed.chosen.size() << " partitions (";
+  for (const auto& [layout, count] : partitions_in) std::cout << " " << LayoutName(layout) << " " << count;
+  std::cout << " ), " << executor.num_steps() << " executor steps, conversions included" << std::endl;
   EXPECT_TRUE(testing::OutputsMatch(zoo->model, executor.Run(zoo->arguments), zoo->torch_outputs, 1e-3));
 }
 

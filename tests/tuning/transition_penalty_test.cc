@@ -54,10 +54,35 @@ TEST(TransitionPenaltyTest, ChargesConversionsOnlyWhereTheBytesDiffer) {
   EXPECT_EQ(penalty(plain, channels_last, IndexOf(graph, parts), graph), 8.0);
   EXPECT_EQ(counting.calls, 3);
 
-  const auto bound = ConversionTransitionPenaltyBound(counting.AsFunction());
+  const auto bound = ConversionTransitionPenaltyBound(counting.AsFunction(), {Layout::kPlain, Layout::kChannelsLast});
   EXPECT_EQ(bound(IndexOf(graph, product), graph), 12.0);
   EXPECT_EQ(bound(IndexOf(graph, pooled), graph), 0.0);
   EXPECT_THROW(ConversionTransitionPenalty(nullptr), Error);
+}
+
+// The bound is the dearest conversion among the layouts the partitions can take: a blocked
+// layout pads a three-channel pixel to eight, so it converts even where plain and
+// channels-last share their bytes.
+TEST(TransitionPenaltyTest, BoundIsTheDearestConversionAmongTheOfferedLayouts) {
+  Var x = MakeVar("x", testing::F32({1, 3, 2, 2}));
+  const Expr image = CallOp("nn.relu", {x});
+  const Expr pooled = CallOp("nn.global_avg_pool2d", {image});  // [1, 3, 1, 1]
+  const Function function = MakeFunction({x}, MakeTuple({image, pooled}));
+  InferType(function);
+  const DataflowGraph graph = DataflowGraph::Create(function->body);
+  const ConversionCost cost = [](const Shape& shape, DType, Layout, Layout to) {
+    return static_cast<double>(NumElements(shape)) * (to == Layout::kChannelBlocked8 ? 3 : 1);
+  };
+  const auto two = ConversionTransitionPenaltyBound(cost, {Layout::kPlain, Layout::kChannelsLast});
+  const auto three =
+      ConversionTransitionPenaltyBound(cost, {Layout::kPlain, Layout::kChannelsLast, Layout::kChannelBlocked8});
+  EXPECT_EQ(two(IndexOf(graph, image), graph), 12.0);
+  EXPECT_EQ(three(IndexOf(graph, image), graph), 36.0);
+  EXPECT_EQ(two(IndexOf(graph, pooled), graph), 0.0);
+  EXPECT_EQ(three(IndexOf(graph, pooled), graph), 9.0);
+  const auto penalty = ConversionTransitionPenalty(cost);
+  EXPECT_EQ(penalty({"a", Layout::kPlain}, {"b", Layout::kChannelBlocked8}, IndexOf(graph, pooled), graph), 9.0);
+  EXPECT_EQ(penalty({"a", Layout::kChannelBlocked8}, {"b", Layout::kChannelBlocked8}, IndexOf(graph, image), graph), 0.0);
 }
 
 TEST(TransitionPenaltyTest, MeasuredConversionsAreRememberedAndPositive) {

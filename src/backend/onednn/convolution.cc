@@ -3,6 +3,7 @@
 // reordered once at compile time), groups as a 5-D weight view, the bias and the post-ops of
 // the epilogue fused.
 #include "op/nn_common.h"
+#include "backend/onednn/kernel_probe.h"
 #include "backend/onednn/primitive_builders.h"
 
 namespace collage::onednn {
@@ -122,6 +123,23 @@ void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& 
   for (size_t axis = 0; axis < 2; ++axis) pad_end[axis] -= output_padding[axis];
   AddConvolutionStep<dnnl::deconvolution_forward>(lowering, call, epilogue, dnnl::algorithm::deconvolution_direct,
                                                   weight_view, pad_end);
+}
+
+std::optional<Layout> ConvolutionBlockedLayout(const dnnl::engine& engine) {
+  const auto any = memory::format_tag::any;
+  const auto f32 = memory::data_type::f32;
+  const memory::dims data = {1, 64, 28, 28};
+  const memory::desc src(data, f32, any);
+  const memory::desc weights({64, 64, 3, 3}, f32, any);
+  const memory::desc dst(data, f32, any);
+  const auto primitive = Describe<dnnl::convolution_forward>(src, weights, memory::desc(), dst,
+                                                             dnnl::algorithm::convolution_direct, {1, 1}, {0, 0},
+                                                             {1, 1}, {1, 1}, dnnl::primitive_attr(), engine);
+  if (!IsOptimized(primitive.impl_info_str())) return std::nullopt;
+  for (Layout layout : {Layout::kChannelBlocked8, Layout::kChannelBlocked16}) {
+    if (primitive.src_desc() == BoundaryDesc({1, 64, 28, 28}, layout)) return layout;
+  }
+  return std::nullopt;
 }
 
 }  // namespace collage::onednn

@@ -11,6 +11,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "support/shape.h"
+#include "support/tensor_format.h"
 
 namespace collage::onednn {
 
@@ -23,5 +24,10 @@ bool PlainBinaryIsOptimized(dnnl::algorithm algorithm, const Shape& first, const
 
 // Softmax (or log-softmax) along `axis` (normalized) of a tensor of `shape`.
 bool PlainSoftmaxIsOptimized(bool log, const Shape& shape, int64_t axis, const dnnl::engine& engine);
+
+// The channel-blocked layout oneDNN's optimized f32 convolutions choose for their activations
+// on this CPU (blocks of 8 channels with AVX2, 16 with AVX-512), or nullopt when they choose
+// another one.
+std::optional<Layout> ConvolutionBlockedLayout(const dnnl::engine& engine);
 
 }  // namespace collage::onednn

@@ -17,8 +17,16 @@ memory::desc PlainDesc(const Shape& shape) {
 }
 
 memory::desc BoundaryDesc(const Shape& shape, Layout layout) {
-  if (layout == Layout::kChannelsLast && shape.size() == 4) {
-    return memory::desc(ToDims(shape), memory::data_type::f32, memory::format_tag::acdb);
+  if (shape.size() != 4) return PlainDesc(shape);
+  switch (layout) {
+    case Layout::kChannelsLast:
+      return memory::desc(ToDims(shape), memory::data_type::f32, memory::format_tag::acdb);
+    case Layout::kChannelBlocked8:
+      return memory::desc(ToDims(shape), memory::data_type::f32, memory::format_tag::aBcd8b);
+    case Layout::kChannelBlocked16:
+      return memory::desc(ToDims(shape), memory::data_type::f32, memory::format_tag::aBcd16b);
+    case Layout::kPlain:
+      break;
   }
   return PlainDesc(shape);
 }

@@ -17,11 +17,24 @@
 namespace collage {
 namespace {
 
-const std::vector<Layout> kBoundaryLayouts = {Layout::kPlain, Layout::kChannelsLast};
-
 const dnnl::engine& CpuEngine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
+}
+
+// Plain, channels-last, and the channel-blocked layout its convolutions compute in on this
+// CPU, so that consecutive oneDNN partitions hand over activations without reordering them.
+const std::vector<Layout>& BoundaryLayouts() {
+  static const std::vector<Layout> layouts = [] {
+    std::vector<Layout> result = {Layout::kPlain, Layout::kChannelsLast};
+    try {
+      if (const std::optional<Layout> blocked = onednn::ConvolutionBlockedLayout(CpuEngine())) result.push_back(*blocked);
+    } catch (const dnnl::error&) {
+      // No optimized convolution here: no blocked boundary either.
+    }
+    return result;
+  }();
+  return layouts;
 }
 
 bool IsF32(const Type& type) {
@@ -108,7 +121,7 @@ SupportDeclaration OnednnBackend::Support() const {
   declaration.backend = name();
   declaration.supports_op = SupportsCall;
   declaration.patterns = onednn::PatternTable();
-  declaration.boundary_layouts = kBoundaryLayouts;
+  declaration.boundary_layouts = BoundaryLayouts();
   return declaration;
 }
 
@@ -134,7 +147,7 @@ std::unique_ptr<Executable> OnednnBackend::Compile(const Function& function, con
   omp_set_num_threads(std::max(options.threads, 1));
   try {
     const Function fused = FuseDecomposedFormsInPartition(function, onednn::FusedForms());
-    onednn::Program program = onednn::LowerPartition(FlattenPartition(fused, name(), kBoundaryLayouts), CpuEngine());
+    onednn::Program program = onednn::LowerPartition(FlattenPartition(fused, name(), BoundaryLayouts()), CpuEngine());
     return onednn::MakeExecutable(std::move(program), CpuEngine(), options.threads);
   } catch (const dnnl::error& error) {
     throw Error(std::string("onednn: no oneDNN implementation: ") + error.what());

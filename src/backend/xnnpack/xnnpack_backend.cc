@@ -1,9 +1,15 @@
 #include "backend/xnnpack/xnnpack_backend.h"
 
+#include "backend/boundary_layout.h"
 #include "backend/xnnpack/compile_partition.h"
 #include "backend/xnnpack/support_rules.h"
 
 namespace collage {
+namespace {
+
+const std::vector<Layout> kBoundaryLayouts = {Layout::kPlain, Layout::kChannelsLast};
+
+}  // namespace
 
 // The backend's own revision and the Debian XNNPACK snapshot it was written against.
 // Version 2: runs end by sending the pool's workers to sleep (xnnpack_executable.cc).
@@ -14,7 +20,7 @@ SupportDeclaration XnnpackBackend::Support() const {
   SupportDeclaration declaration;
   declaration.backend = name();
   declaration.supports_op = [](const CallNode& call) { return xnnpack::UnsupportedReason(call).empty(); };
-  declaration.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
+  declaration.boundary_layouts = kBoundaryLayouts;
   return declaration;
 }
 
@@ -48,6 +54,7 @@ BackendPerformance XnnpackBackend::Performance() const {
 }
 
 std::unique_ptr<Executable> XnnpackBackend::Compile(const Function& function, const CompileOptions& options) const {
+  DeclaredBoundaryLayoutOf(function, name(), kBoundaryLayouts);
   return xnnpack::CompilePartition(function, options.threads);
 }
 
