@@ -287,9 +287,7 @@ std::string ModelPlacement::Listing() const {
     for (size_t c = 0; c < function.result.chosen.size(); ++c) {
       if (function.result.symbols[c].empty()) continue;
       const PlannedPartition& planned = plan.partitions.at(partition++);
-      text << "  " << planned.symbol << "  " << planned.backend
-           << (planned.layout == Layout::kPlain ? "" : std::string(" [") + LayoutName(planned.layout) + "]") << "  "
-           << planned.ops << " ops ("
+      text << "  " << planned.symbol << "  " << WithLayoutSuffix(planned.backend, planned.layout) << "  " << planned.ops << " ops ("
            << ShortLabel(function.result.chosen[c].sub_graph().label(), 48) << ")  "
            << FormatMilliseconds(Cost::Seconds(planned.estimated_ms * 1e-3)) << " ms\n";
     }

@@ -63,6 +63,31 @@ TEST(ExplainTest, HostNodesAreSummedAndAlternativesMayComeFromOtherBackends) {
             "   total                                     3             100.0%\n");
 }
 
+// x [1, 3, 4, 4] -> relu -> tanh: a runs relu in plain (1 ms) or channel-blocked (0.5 ms)
+// boundaries, b runs tanh (1 ms). The table names the chosen layout, and so does the
+// alternative that lost.
+TEST(ExplainTest, PartitionsAndAlternativesNameTheirBoundaryLayout) {
+  MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition& candidate) {
+    if (candidate.backend() == "a") return Cost::Seconds(candidate.boundary_layout() == Layout::kPlain ? 1e-3 : 0.5e-3);
+    return Cost::Seconds(1e-3);
+  });
+  const Var x = MakeVar("x", testing::F32({1, 3, 4, 4}));
+  const Function function = MakeFunction({x}, CallOp("tanh", {CallOp("nn.relu", {x})}));
+  SupportDeclaration a = Declare("a", {"nn.relu"});
+  a.boundary_layouts = {Layout::kPlain, Layout::kChannelBlocked8};
+  SupportDeclaration b = Declare("b", {"tanh"});
+  PartitionOptions options;
+  options.explain = true;
+  const PartitionResult result =
+      Partition(function, {MakeOpPredicateSpec(a), MakeOpPredicateSpec(b)}, estimator, options);
+  ASSERT_TRUE(result.explanation.has_value());
+  EXPECT_EQ(result.explanation->ToString(),
+            "#  backend     ops        estimated ms  share   best alternative (estimated ms, loss)\n"
+            "1  a [nchw8c]  1 nn.relu  0.5           33.3%   a(nn.relu): 1 ms (+0.5 ms, +100.0%)\n"
+            "2  b           1 tanh     1             66.7%   only choice\n"
+            "   total                  1.5           100.0%\n");
+}
+
 TEST(ExplainTest, LabelsAndMillisecondsAreFormattedCompactly) {
   EXPECT_EQ(ShortLabel("nn.dense+add+nn.relu", 10), "nn.dens...");
   EXPECT_EQ(ShortLabel("add", 10), "add");
