@@ -60,7 +60,9 @@ DataflowGraph DataflowGraph::Create(const Expr& body) {
 
 size_t DataflowGraph::IndexOf(const ExprNode* expr) const {
   auto it = forward_graph_.index_of.find(expr);
-  Check(it != forward_graph_.index_of.end(), "DataflowGraph: " + DescribeExpr(*expr) + " is not a node of the graph");
+  if (it == forward_graph_.index_of.end()) {
+    throw Error("DataflowGraph: " + DescribeExpr(*expr) + " is not a node of the graph");
+  }
   return it->second;
 }
 

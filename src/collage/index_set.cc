@@ -15,7 +15,9 @@ constexpr uint64_t kAllSet = ~uint64_t{0};
 
 IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(size) {
   for (size_t index : indices) {
-    Check(index < size, "IndexSet: index " + std::to_string(index) + " is out of range for size " + std::to_string(size));
+    if (index >= size) {
+      throw Error("IndexSet: index " + std::to_string(index) + " is out of range for size " + std::to_string(size));
+    }
     Add(index);
   }
 }
@@ -84,8 +86,10 @@ void IndexSet::Remove(size_t index) {
 }
 
 void IndexSet::CheckSameSize(const IndexSet& other) const {
-  Check(size_ == other.size_, "IndexSet: sets of sizes " + std::to_string(size_) + " and " +
-                                  std::to_string(other.size_) + " belong to different graphs");
+  if (size_ != other.size_) {
+    throw Error("IndexSet: sets of sizes " + std::to_string(size_) + " and " + std::to_string(other.size_) +
+                " belong to different graphs");
+  }
 }
 
 IndexSet IndexSet::operator|(const IndexSet& other) const {

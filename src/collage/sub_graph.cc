@@ -108,8 +108,9 @@ size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& ot
 }
 
 SubGraph SubGraph::DisjointUnion(const DataflowGraph& graph, const SubGraph& other) const {
-  Check(inside_.AreDisjoint(other.inside_), "SubGraph: union of overlapping sub-graphs " + inside_.ToString() +
-                                                " and " + other.inside_.ToString());
+  if (!inside_.AreDisjoint(other.inside_)) {
+    throw Error("SubGraph: union of overlapping sub-graphs " + inside_.ToString() + " and " + other.inside_.ToString());
+  }
   std::vector<NestedSubGraph> nested = nested_;
   nested.insert(nested.end(), other.nested_.begin(), other.nested_.end());
   const bool this_first = first_inside_ < other.first_inside_;

@@ -42,8 +42,13 @@ class TypeError : public Error {
 };
 
 // Throws Error(message) when the condition does not hold. For invariants that user
-// input can violate; internal invariants use assert.
+// input can violate; internal invariants use assert. The message is built before the call:
+// on hot paths, pass a literal (no allocation) or test the condition first and build the
+// message only when it fails.
 inline void Check(bool condition, const std::string& message) {
+  if (!condition) throw Error(message);
+}
+inline void Check(bool condition, const char* message) {
   if (!condition) throw Error(message);
 }
 
