@@ -48,6 +48,11 @@ PACKAGES=(
   # time; chromium opens the report in its extended test.
   graphviz
   chromium
+  # The Python package collage (python/: pybind11 bindings for /usr/bin/python3) and its tests.
+  pybind11-dev
+  python3-pybind11
+  python3-dev
+  python3-pytest
 )
 
 check_only=false
