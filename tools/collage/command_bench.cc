@@ -8,8 +8,9 @@
 #include <iostream>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
-#include "json_writer.h"
 #include "output_paths.h"
 #include "partition_request_arguments.h"
 #include "pipeline/model_loader.h"
@@ -90,38 +91,40 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   }
 
   if (const std::optional<std::string> json_path = arguments.Value("--json")) {
-    JsonObject latency_ms, spread_ms, same_placement;
+    // Keys in insertion order; non-finite numbers are written as null (JSON has no NaN).
+    nlohmann::ordered_json latency_ms = nlohmann::ordered_json::object();
+    nlohmann::ordered_json spread_ms = nlohmann::ordered_json::object();
+    nlohmann::ordered_json same_placement = nlohmann::ordered_json::object();
     for (const VariantLatency& latency : latencies) {
-      if (!latency.same_as.empty()) same_placement.Set(latency.name, latency.same_as);
-      latency_ms.Set(latency.name, latency.milliseconds.median);
-      spread_ms.Set(latency.name, JsonObject()
-                                      .Set("p10", latency.milliseconds.p10)
-                                      .Set("p90", latency.milliseconds.p90));
+      if (!latency.same_as.empty()) same_placement[latency.name] = latency.same_as;
+      latency_ms[latency.name] = latency.milliseconds.median;
+      spread_ms[latency.name] = {{"p10", latency.milliseconds.p10}, {"p90", latency.milliseconds.p90}};
     }
-    JsonObject speedup;
-    speedup.Set("collage_vs_best_single", comparison.best_single_ms / collage_ms)
-        .Set("collage_vs_greedy", comparison.greedy_ms / collage_ms);
-    if (comparison.graph_ms) speedup.Set("collage_graph_vs_collage", collage_ms / *comparison.graph_ms);
-    JsonObject json;
-    json.Set("model", arguments.positional)
-        .Set("threads", static_cast<int64_t>(options.threads))
-        .Set("latency_ms", std::move(latency_ms))
-        .Set("speedup", std::move(speedup))
-        .Set("tuning_s", placement.seconds)
-        .Set("partitions", static_cast<int64_t>(op_level_plan.partitions.size()))
-        .Set("repeat", static_cast<int64_t>(options.rounds))
-        .Set("best_single", comparison.best_single)
-        .Set("spread_ms", std::move(spread_ms))
-        .Set("same_placement", std::move(same_placement))
-        .Set("collage_estimated_ms", op_level_plan.total_ms)
-        .Set("additive_error", comparison.additive_error)
-        .Set("measured_candidates", static_cast<int64_t>(placement.tuning->measured))
-        .Set("cost_database", placement.database_path);
+    nlohmann::ordered_json speedup = {{"collage_vs_best_single", comparison.best_single_ms / collage_ms},
+                                      {"collage_vs_greedy", comparison.greedy_ms / collage_ms}};
+    if (comparison.graph_ms) speedup["collage_graph_vs_collage"] = collage_ms / *comparison.graph_ms;
+    nlohmann::ordered_json json = {
+        {"model", arguments.positional},
+        {"threads", options.threads},
+        {"latency_ms", std::move(latency_ms)},
+        {"speedup", std::move(speedup)},
+        {"tuning_s", placement.seconds},
+        {"partitions", op_level_plan.partitions.size()},
+        {"repeat", options.rounds},
+        {"best_single", comparison.best_single},
+        {"spread_ms", std::move(spread_ms)},
+        {"same_placement", std::move(same_placement)},
+        {"collage_estimated_ms", op_level_plan.total_ms},
+        {"additive_error", comparison.additive_error},
+        {"measured_candidates", placement.tuning->measured},
+        {"cost_database", placement.database_path},
+    };
     if (comparison.graph_additive_error) {
-      json.Set("collage_graph_estimated_ms", placement.plan.total_ms)
-          .Set("collage_graph_additive_error", *comparison.graph_additive_error);
+      json["collage_graph_estimated_ms"] = placement.plan.total_ms;
+      json["collage_graph_additive_error"] = *comparison.graph_additive_error;
     }
-    WriteTextFile(*json_path, json.ToString() + "\n");
+    // Bytes of a path that are not UTF-8 are replaced rather than refused.
+    WriteTextFile(*json_path, json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
     std::cout << "results written to " << *json_path << "\n";
   }
   return 0;
