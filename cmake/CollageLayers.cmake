@@ -22,6 +22,8 @@ function(collage_add_layer name)
   list(TRANSFORM LAYER_PRIVATE PREPEND collage_ OUTPUT_VARIABLE private_targets)
   if(sources)
     add_library(${target} STATIC ${sources})
+    # Position-independent, so that the Python extension module (a shared object) can link them.
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     target_include_directories(${target} PUBLIC ${CMAKE_SOURCE_DIR}/src)
     target_link_libraries(${target} PUBLIC ${public_targets} PRIVATE ${private_targets})
   else()
@@ -39,16 +41,22 @@ endfunction()
 
 # Writes the layer table (one line per layer: name | folders | public layers | private layers)
 # and adds the build step that checks every include of src/ against it.
+# The public headers (include/collage/) belong to the API layer, but for the ones every layer
+# may include: the error classes and tuning's progress report.
+set(COLLAGE_PUBLIC_HEADER_ARGUMENTS --public ${CMAKE_SOURCE_DIR}/include --public-layer api
+    --public-header collage/error.h=support --public-header collage/tuning_progress.h=support)
+
 function(collage_check_layers)
   get_property(lines GLOBAL PROPERTY COLLAGE_LAYER_LINES)
   list(JOIN lines "\n" table)
   file(CONFIGURE OUTPUT ${COLLAGE_LAYER_TABLE} CONTENT "${table}\n")
-  file(GLOB_RECURSE checked_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/*.h ${CMAKE_SOURCE_DIR}/src/*.cc)
+  file(GLOB_RECURSE checked_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/*.h ${CMAKE_SOURCE_DIR}/src/*.cc
+       ${CMAKE_SOURCE_DIR}/include/*.h)
   set(stamp ${CMAKE_BINARY_DIR}/generated/layers_checked.stamp)
   add_custom_command(
     OUTPUT ${stamp}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check_layers.py
-            --table ${COLLAGE_LAYER_TABLE} --source ${CMAKE_SOURCE_DIR}/src
+            --table ${COLLAGE_LAYER_TABLE} --source ${CMAKE_SOURCE_DIR}/src ${COLLAGE_PUBLIC_HEADER_ARGUMENTS}
     COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
     DEPENDS ${CMAKE_SOURCE_DIR}/scripts/check_layers.py ${COLLAGE_LAYER_TABLE} ${checked_files}
     COMMENT "Checking that no include runs up the layers")

@@ -8,7 +8,12 @@ propagates them); a source file may also include those its PRIVATE dependencies 
 folder under src/ that holds a .h or .cc must belong to exactly one layer, and the declared
 graph must have no cycle.
 
+The public headers (--public include) are a layer's too: each belongs to --public-layer (the
+API's), except those --public-header FILE=LAYER assigns to another (the error classes every
+layer throws), so a file of a lower layer cannot include the API.
+
 Usage: check_layers.py --table build/generated/layers.txt --source src
+           [--public include --public-layer api --public-header collage/error.h=support ...]
 Prints one line per violation and exits 1, or exits 0 when every include runs down.
 """
 import argparse
@@ -73,7 +78,8 @@ def public_closure(layers, name, memo):
     return memo[name]
 
 
-def check(table_path, source_root):
+def check(table_path, source_root, public_root=None, public_layer=None, public_headers=None):
+    public_headers = public_headers or {}
     layers = read_table(table_path)
     problems = []
     for layer in layers.values():
@@ -116,10 +122,14 @@ def check(table_path, source_root):
             with open(path, encoding="utf-8") as source:
                 for number, line in enumerate(source, 1):
                     match = INCLUDE.match(line)
-                    if not match or not os.path.isfile(os.path.join(source_root, match.group(1))):
+                    if not match:
                         continue
-                    included_folder = os.path.dirname(match.group(1))
-                    included_layer = folder_layer.get(included_folder)
+                    if os.path.isfile(os.path.join(source_root, match.group(1))):
+                        included_layer = folder_layer.get(os.path.dirname(match.group(1)))
+                    elif public_root and os.path.isfile(os.path.join(public_root, match.group(1))):
+                        included_layer = public_headers.get(match.group(1), public_layer)
+                    else:
+                        continue
                     if included_layer is None or included_layer in reach:
                         continue
                     kind = "header" if file_name.endswith(".h") else "source"
@@ -133,8 +143,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", required=True, help="the layer table the build wrote")
     parser.add_argument("--source", required=True, help="the src/ folder")
+    parser.add_argument("--public", help="the public headers' folder (include/)")
+    parser.add_argument("--public-layer", help="the layer of the public headers")
+    parser.add_argument("--public-header", action="append", default=[], metavar="FILE=LAYER",
+                        help="a public header of another layer")
     arguments = parser.parse_args()
-    problems = check(arguments.table, arguments.source)
+    public_headers = dict(entry.split("=", 1) for entry in arguments.public_header)
+    problems = check(arguments.table, arguments.source, arguments.public, arguments.public_layer, public_headers)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

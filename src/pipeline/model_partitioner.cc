@@ -11,6 +11,7 @@
 
 #include "backend/backend.h"
 #include "backend/zero_size_guard.h"
+#include "collage/error.h"
 #include "collage/graph_search.h"
 #include "collage/partition_spec.h"
 #include "runtime/device_fingerprint.h"
@@ -44,7 +45,7 @@ void CheckGraphStageRegions(const std::vector<std::string>& backends, const std:
   if (region.empty()) {
     std::string listed;
     for (const std::string& name : backends) listed += (listed.empty() ? "" : ",") + name;
-    throw Error("--search graph needs a backend that optimizes across the ops of a partition (a graph runtime "
+    throw UsageError("--search graph needs a backend that optimizes across the ops of a partition (a graph runtime "
                 "such as xnnpack, or onednn) among the backends (" + listed + " has none)");
   }
 }
@@ -193,6 +194,10 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
 
 }  // namespace
 
+void CheckGraphStageBackends(const std::vector<std::string>& backends) {
+  CheckGraphStageRegions(backends, RegionBackends(backends));
+}
+
 double MeasureModelMilliseconds(const Module& partitioned, const PartitionRequest& request, int rounds,
                                 ExecutableCache* cache) {
   const BackendRegistry& registry = BackendRegistry::Global();
@@ -235,6 +240,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     MeasuredCostOptions measured_options;
     measured_options.threads = request.threads;
     measured_options.show_progress = request.show_progress;
+    measured_options.on_progress = request.on_progress;
     SetInModelCoolDown(measured_options.measurement);
     auto owned = std::make_shared<MeasuredCostEstimator>(BackendRegistry::Global(), measured_options,
                                                          placement.database.get());

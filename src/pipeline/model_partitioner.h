@@ -7,6 +7,7 @@
 // database, and a transition penalty of measured layout conversions).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,7 +30,8 @@ struct PartitionRequest {
   CostModel cost_model = CostModel::kAnalytic;
   std::string database_path;            // measured only; "": CostDatabase::DefaultPath()
   int threads = 1;
-  bool show_progress = true;
+  bool show_progress = true;  // tuning's progress bar on stderr when it is a terminal
+  std::function<void(const TuningProgress&)> on_progress;  // tuning's progress, for a caller's display
   // kGraph: the evolutionary graph-level stage after the op-level search (measured costs
   // only), offering regions to the listed backends that optimize across ops.
   SearchLevel search = SearchLevel::kOp;
@@ -78,6 +80,10 @@ struct ModelPlacement {
   // total, then the explanation of each function.
   std::string Listing() const;
 };
+
+// Throws UsageError unless `backends` has one that the graph-level stage can offer regions to
+// (a backend that optimizes across the ops of a partition).
+void CheckGraphStageBackends(const std::vector<std::string>& backends);
 
 // Throws Error for a model the partitioner cannot place (naming the node and the backends).
 ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request);

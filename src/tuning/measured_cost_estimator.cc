@@ -136,6 +136,11 @@ ProgressBar::Display MeasuredCostEstimator::Display() const {
   return options_.show_progress ? ProgressBar::Display::kWhenTerminal : ProgressBar::Display::kNever;
 }
 
+void MeasuredCostEstimator::ReportProgress(std::string_view stage, size_t done, size_t total,
+                                           std::string_view current) const {
+  if (options_.on_progress) options_.on_progress(TuningProgress{std::string(stage), done, total, std::string(current)});
+}
+
 void MeasuredCostEstimator::CompileCodeGeneratorsInBatches(std::vector<Job>& pending, std::vector<bool>& done) {
   // Only a warm-up of the code generators' on-disk caches: a function that fails here is
   // compiled again, alone, by the worker, which then reports its own error.
@@ -159,6 +164,7 @@ void MeasuredCostEstimator::CompileCodeGeneratorsInBatches(std::vector<Job>& pen
       }
       backend->CompileAll(batch, compile_options);
       progress.Advance(batch.size(), name);
+      ReportProgress("compiling", progress.done(), total, name);
     }
   }
   progress.Finish();
@@ -193,6 +199,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
     if (done[j]) continue;
     costs[j] = Measure(pending[j]);
     progress.Advance(1, pending[j].description);
+    ReportProgress("measuring", progress.done(), to_measure, pending[j].description);
   }
   progress.Finish();
   for (size_t j = 0; j < pending.size(); ++j) memo_.Insert(pending[j].function, pending[j].key.backend, costs[j]);

@@ -13,10 +13,13 @@
 // transient: the next tuning measures that candidate again instead of recalling it.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/backend.h"
+#include "collage/tuning_progress.h"
 #include "collage/cost_estimator.h"
 #include "runtime/cost_database.h"
 #include "support/progress_bar.h"
@@ -39,6 +42,8 @@ struct MeasuredCostOptions {
   std::string worker_path;  // "": DefaultMeasurementWorkerPath()
   std::string cache_dir;    // compile caches of the backends ("": their default)
   bool show_progress = true;  // a progress bar on stderr when it is a terminal
+  // Called after every item of each stage, whether or not the bar is shown.
+  std::function<void(const TuningProgress&)> on_progress;
 };
 
 struct TuningStats {
@@ -86,6 +91,7 @@ class MeasuredCostEstimator final : public CostEstimator {
   // Records a failed measurement; a transient one is measured again by the next tuning.
   Cost RecordInvalid(const Job& job, const std::string& reason, bool transient);
   ProgressBar::Display Display() const;
+  void ReportProgress(std::string_view stage, size_t done, size_t total, std::string_view current) const;
   void CompileCodeGeneratorsInBatches(std::vector<Job>& pending, std::vector<bool>& done);
 
   const BackendRegistry& registry_;

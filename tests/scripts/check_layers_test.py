@@ -19,17 +19,21 @@ top | top | middle |
 
 
 class CheckLayersTest(unittest.TestCase):
-    def run_checker(self, files, table=TABLE):
+    def run_checker(self, files, table=TABLE, public_files=None):
         with tempfile.TemporaryDirectory() as root:
             source = os.path.join(root, "src")
-            for path, text in files.items():
-                os.makedirs(os.path.dirname(os.path.join(source, path)), exist_ok=True)
-                with open(os.path.join(source, path), "w", encoding="utf-8") as file:
-                    file.write(text)
+            public = os.path.join(root, "include")
+            for folder, tree in ((source, files), (public, public_files or {})):
+                for path, text in tree.items():
+                    os.makedirs(os.path.dirname(os.path.join(folder, path)), exist_ok=True)
+                    with open(os.path.join(folder, path), "w", encoding="utf-8") as file:
+                        file.write(text)
             table_path = os.path.join(root, "layers.txt")
             with open(table_path, "w", encoding="utf-8") as file:
                 file.write(table)
-            result = subprocess.run([sys.executable, CHECKER, "--table", table_path, "--source", source],
+            public_arguments = ["--public", public, "--public-layer", "top", "--public-header", "api/error.h=base"]
+            result = subprocess.run([sys.executable, CHECKER, "--table", table_path, "--source", source,
+                                     *(public_arguments if public_files else [])],
                                     capture_output=True, text=True, check=False)
             return result.returncode, result.stderr
 
@@ -56,6 +60,19 @@ class CheckLayersTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("src/base/b.cc:2: includes top/t.h of layer 'top'", errors)
         self.assertEqual(len(errors.strip().splitlines()), 1, errors)
+
+    def test_public_headers_belong_to_their_layer(self):
+        public = {"api/api.h": "#pragma once\n", "api/error.h": "#pragma once\n"}
+        tree = self.clean_tree()
+        tree["base/e.h"] = '#include "api/error.h"\n'
+        tree["top/u.cc"] = '#include "api/api.h"\n'
+        status, errors = self.run_checker(tree, public_files=public)
+        self.assertEqual(status, 0, errors)
+        # Negative control: a lower layer including the API's header.
+        tree["middle/n.cc"] = '#include "api/api.h"\n'
+        status, errors = self.run_checker(tree, public_files=public)
+        self.assertEqual(status, 1)
+        self.assertIn("src/middle/n.cc:1: includes api/api.h of layer 'top'", errors)
 
     def test_header_including_a_private_dependency_fails(self):
         tree = self.clean_tree()

@@ -10,15 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "support/error.h"
+#include "collage/error.h"
 
 namespace collage::cli {
 
 // Bad usage: unknown command or option, a missing or malformed value. `command` names the
 // command whose --help the message should point to (empty: the top-level help).
-class UsageError : public Error {
+class UsageError : public collage::UsageError {
  public:
-  UsageError(const std::string& message, std::string command = "") : Error(message), command_(std::move(command)) {}
+  UsageError(const std::string& message, std::string command = "")
+      : collage::UsageError(message), command_(std::move(command)) {}
   const std::string& command() const { return command_; }
 
  private:
@@ -73,5 +74,16 @@ std::string CommandUsage(const CommandSpec& spec);
 
 // Splits "a,b,c" at commas; empty items are a UsageError naming `option`.
 std::vector<std::string> SplitList(const std::string& text, const std::string& option, const std::string& command);
+
+// Runs a library check (pipeline/request_checks.h); a collage::UsageError it throws becomes a
+// UsageError for `command`, with the same message.
+template <typename LibraryCheck>
+void CheckForCommand(const std::string& command, LibraryCheck check) {
+  try {
+    check();
+  } catch (const collage::UsageError& error) {
+    throw UsageError(error.what(), command);
+  }
+}
 
 }  // namespace collage::cli

@@ -4,34 +4,25 @@
 // listed backend (b where it can, the universal fallback elsewhere), greedy (classic BYOC in
 // the listed priority order) and collage; prints the medians and the speed-ups, and writes
 // them as JSON.
-#include <algorithm>
-#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
-#include "json_writer.h"
 #include "output_paths.h"
 #include "partition_request_arguments.h"
 #include "pipeline/model_loader.h"
 #include "pipeline/model_partitioner.h"
+#include "pipeline/placement_benchmark.h"
 #include "pipeline/text_file.h"
-#include "runtime/greedy_placement.h"
 #include "shape_option.h"
-#include "tuning/interleaved_benchmark.h"
 
 namespace collage::cli {
 namespace {
 
 constexpr const char* kCommand = "bench";
-
-const VariantLatency& Find(const std::vector<VariantLatency>& latencies, const std::string& name) {
-  for (const VariantLatency& latency : latencies) {
-    if (latency.name == name) return latency;
-  }
-  throw Error("bench: no variant " + name);
-}
 
 void PrintTable(const std::vector<VariantLatency>& latencies, double collage_ms) {
   std::cout << std::left << std::setw(22) << "variant" << std::right << std::setw(12) << "median ms" << std::setw(10)
@@ -73,85 +64,67 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   const ModelPlacement placement = PlaceModel(model, request);
   std::cout << "tuning: " << placement.tuning->ToString() << "\n";
 
-  const BackendRegistry& registry = BackendRegistry::Global();
-  std::vector<BenchmarkVariant> variants;
-  for (const std::string& backend : request.backends) {
-    variants.push_back({"single:" + backend, PlaceGreedy(model, std::vector<std::string>{backend}, registry)});
-  }
-  variants.push_back({"greedy", PlaceGreedy(model, request.backends, registry)});
+  const std::vector<BenchmarkVariant> variants = PlacementVariants(model, placement, request.backends);
   const Plan& op_level_plan = placement.graph_stage ? placement.graph_stage->op_level_plan : placement.plan;
-  variants.push_back({"collage", PlaceGreedy(op_level_plan.module, request.backends, registry)});
   if (placement.graph_stage) {
     std::cout << "graph-level stage:\n";
     for (const std::string& description : placement.graph_stage->descriptions) std::cout << description << "\n";
     std::cout << placement.graph_stage->FinalDecision() << "\n";
-    variants.push_back({"collage-graph", PlaceGreedy(placement.plan.module, request.backends, registry)});
   }
   std::cout << "measuring " << variants.size() << " variants: " << options.rounds << " interleaved rounds after "
             << options.warmup_runs << " warm-up runs each, " << options.threads << " threads\n";
-  const std::vector<VariantLatency> latencies = BenchmarkInterleaved(variants, registry, options);
-
-  const double collage_ms = Find(latencies, "collage").milliseconds.median;
-  const double greedy_ms = Find(latencies, "greedy").milliseconds.median;
-  std::string best_single;
-  double best_single_ms = INFINITY;
-  for (const std::string& backend : request.backends) {
-    const double median = Find(latencies, "single:" + backend).milliseconds.median;
-    if (median < best_single_ms) {
-      best_single_ms = median;
-      best_single = "single:" + backend;
-    }
-  }
-  const double additive_error = (collage_ms - op_level_plan.total_ms) / collage_ms;
+  const PlacementComparison comparison = ComparePlacements(
+      BenchmarkInterleaved(variants, BackendRegistry::Global(), options), placement, request.backends);
+  const std::vector<VariantLatency>& latencies = comparison.latencies;
+  const double collage_ms = comparison.collage_ms;
   PrintTable(latencies, collage_ms);
-  std::cout << std::setprecision(3) << "collage vs best single (" << best_single << "): " << best_single_ms / collage_ms
-            << "x, vs greedy: " << greedy_ms / collage_ms << "x\n"
+  std::cout << std::setprecision(3) << "collage vs best single (" << comparison.best_single
+            << "): " << comparison.best_single_ms / collage_ms << "x, vs greedy: " << comparison.greedy_ms / collage_ms
+            << "x\n"
             << "collage: " << op_level_plan.partitions.size() << " partitions, estimated " << op_level_plan.total_ms
-            << " ms, measured " << collage_ms << " ms (additive error " << std::showpos << additive_error * 100
-            << std::noshowpos << "%)\n";
-  std::optional<double> graph_additive_error;
-  if (placement.graph_stage) {
-    const double graph_ms = Find(latencies, "collage-graph").milliseconds.median;
-    graph_additive_error = (graph_ms - placement.plan.total_ms) / graph_ms;
+            << " ms, measured " << collage_ms << " ms (additive error " << std::showpos
+            << comparison.additive_error * 100 << std::noshowpos << "%)\n";
+  if (comparison.graph_ms) {
     std::cout << "collage-graph: " << placement.plan.partitions.size() << " partitions, estimated "
-              << placement.plan.total_ms << " ms, measured " << graph_ms << " ms (additive error " << std::showpos
-              << *graph_additive_error * 100 << std::noshowpos << "%)\n";
+              << placement.plan.total_ms << " ms, measured " << *comparison.graph_ms << " ms (additive error "
+              << std::showpos << *comparison.graph_additive_error * 100 << std::noshowpos << "%)\n";
   }
 
   if (const std::optional<std::string> json_path = arguments.Value("--json")) {
-    JsonObject latency_ms, spread_ms, same_placement;
+    // Keys in insertion order; non-finite numbers are written as null (JSON has no NaN).
+    nlohmann::ordered_json latency_ms = nlohmann::ordered_json::object();
+    nlohmann::ordered_json spread_ms = nlohmann::ordered_json::object();
+    nlohmann::ordered_json same_placement = nlohmann::ordered_json::object();
     for (const VariantLatency& latency : latencies) {
-      if (!latency.same_as.empty()) same_placement.Set(latency.name, latency.same_as);
-      latency_ms.Set(latency.name, latency.milliseconds.median);
-      spread_ms.Set(latency.name, JsonObject()
-                                      .Set("p10", latency.milliseconds.p10)
-                                      .Set("p90", latency.milliseconds.p90));
+      if (!latency.same_as.empty()) same_placement[latency.name] = latency.same_as;
+      latency_ms[latency.name] = latency.milliseconds.median;
+      spread_ms[latency.name] = {{"p10", latency.milliseconds.p10}, {"p90", latency.milliseconds.p90}};
     }
-    JsonObject speedup;
-    speedup.Set("collage_vs_best_single", best_single_ms / collage_ms).Set("collage_vs_greedy", greedy_ms / collage_ms);
-    if (placement.graph_stage) {
-      speedup.Set("collage_graph_vs_collage", collage_ms / Find(latencies, "collage-graph").milliseconds.median);
+    nlohmann::ordered_json speedup = {{"collage_vs_best_single", comparison.best_single_ms / collage_ms},
+                                      {"collage_vs_greedy", comparison.greedy_ms / collage_ms}};
+    if (comparison.graph_ms) speedup["collage_graph_vs_collage"] = collage_ms / *comparison.graph_ms;
+    nlohmann::ordered_json json = {
+        {"model", arguments.positional},
+        {"threads", options.threads},
+        {"latency_ms", std::move(latency_ms)},
+        {"speedup", std::move(speedup)},
+        {"tuning_s", placement.seconds},
+        {"partitions", op_level_plan.partitions.size()},
+        {"repeat", options.rounds},
+        {"best_single", comparison.best_single},
+        {"spread_ms", std::move(spread_ms)},
+        {"same_placement", std::move(same_placement)},
+        {"collage_estimated_ms", op_level_plan.total_ms},
+        {"additive_error", comparison.additive_error},
+        {"measured_candidates", placement.tuning->measured},
+        {"cost_database", placement.database_path},
+    };
+    if (comparison.graph_additive_error) {
+      json["collage_graph_estimated_ms"] = placement.plan.total_ms;
+      json["collage_graph_additive_error"] = *comparison.graph_additive_error;
     }
-    JsonObject json;
-    json.Set("model", arguments.positional)
-        .Set("threads", static_cast<int64_t>(options.threads))
-        .Set("latency_ms", std::move(latency_ms))
-        .Set("speedup", std::move(speedup))
-        .Set("tuning_s", placement.seconds)
-        .Set("partitions", static_cast<int64_t>(op_level_plan.partitions.size()))
-        .Set("repeat", static_cast<int64_t>(options.rounds))
-        .Set("best_single", best_single)
-        .Set("spread_ms", std::move(spread_ms))
-        .Set("same_placement", std::move(same_placement))
-        .Set("collage_estimated_ms", op_level_plan.total_ms)
-        .Set("additive_error", additive_error)
-        .Set("measured_candidates", static_cast<int64_t>(placement.tuning->measured))
-        .Set("cost_database", placement.database_path);
-    if (graph_additive_error) {
-      json.Set("collage_graph_estimated_ms", placement.plan.total_ms)
-          .Set("collage_graph_additive_error", *graph_additive_error);
-    }
-    WriteTextFile(*json_path, json.ToString() + "\n");
+    // Bytes of a path that are not UTF-8 are replaced rather than refused.
+    WriteTextFile(*json_path, json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
     std::cout << "results written to " << *json_path << "\n";
   }
   return 0;

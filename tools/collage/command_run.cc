@@ -15,43 +15,16 @@
 #include "named_values.h"
 #include "output_paths.h"
 #include "pass/standard_passes.h"
+#include "pipeline/greedy_run.h"
 #include "pipeline/model_loader.h"
+#include "pipeline/output_names.h"
 #include "pipeline/plan_file.h"
 #include "runtime/compare.h"
-#include "runtime/executor.h"
-#include "runtime/greedy_placement.h"
 #include "shape_option.h"
 #include "tensor_summary.h"
 #include "threads_option.h"
 
 namespace collage::cli {
-namespace {
-
-// Runs `function` through the executor, placed greedily on `backends` in priority order
-// (an already partitioned function keeps its partitions): once, or with `repeat` a warm-up run
-// and then `repeat` runs. With `profile`, prints the per-partition timings of the runs after
-// the warm-up and the activation memory. Returns the last run's result.
-Value RunOnBackends(const Function& function, const std::vector<Value>& arguments,
-                    const std::vector<std::string>& backends, uint64_t threads, std::optional<uint64_t> repeat,
-                    bool profile) {
-  const BackendRegistry& registry = BackendRegistry::Global();
-  ExecutorOptions options;
-  options.compile.threads = static_cast<int>(threads);
-  options.profile = profile;
-  Executor executor(PlaceGreedy(Module(function), backends, registry), registry, options);
-  Value result = executor.Run(arguments);
-  if (repeat) {
-    executor.ClearProfile();
-    for (uint64_t run = 0; run < *repeat; ++run) result = executor.Run(arguments);
-  }
-  if (profile) {
-    std::cout << executor.profiler()->Table() << "activation memory: " << executor.memory_plan().arena_bytes
-              << " bytes planned, " << executor.memory_plan().total_bytes << " bytes without reuse\n";
-  }
-  return result;
-}
-
-}  // namespace
 
 CommandSpec RunCommandSpec() {
   return {"run",
@@ -114,7 +87,13 @@ int RunRunCommand(const ParsedArguments& arguments) {
   }
   std::optional<uint64_t> repeat;
   if (arguments.Has("--repeat")) repeat = arguments.UnsignedValue("--repeat", 1, 1, 100000);
-  const Value result = RunOnBackends(placed, inputs, backends, threads, repeat, arguments.Has("--profile"));
+  const bool profile = arguments.Has("--profile");
+  const GreedyRun run = RunGreedily(placed, inputs, backends, static_cast<int>(threads), repeat, profile);
+  if (profile) {
+    std::cout << run.profile_table << "activation memory: " << run.arena_bytes << " bytes planned, "
+              << run.bytes_without_reuse << " bytes without reuse\n";
+  }
+  const Value& result = run.result;
   const NamedTensors outputs = NameOutputs(result);
   for (const auto& [name, tensor] : outputs) {
     std::cout << name << ": " << TypeToString(TensorType(tensor.dtype(), tensor.shape())) << "  "

@@ -60,11 +60,4 @@ std::vector<Value> ArgumentsFromArrays(const Function& function, const NamedTens
   return arguments;
 }
 
-NamedTensors NameOutputs(const Value& result) {
-  if (!result.is_tuple()) return {{"output", result.tensor()}};
-  NamedTensors outputs;
-  for (Tensor& tensor : result.Flatten()) outputs.emplace_back("output" + std::to_string(outputs.size()), tensor);
-  return outputs;
-}
-
 }  // namespace collage::cli

@@ -1,6 +1,5 @@
-// The link between a model's values and named arrays (the .npz files of --inputs and
-// --outputs): parameters are matched by name, results are named "output" (a single
-// tensor) or "output0", "output1", ... (the tensors of a tuple result, flattened).
+// The link between a model's parameters and named arrays (the .npz file of --inputs):
+// parameters are matched by name. Results are named by pipeline/output_names.h.
 #pragma once
 
 #include <string>
@@ -16,7 +15,5 @@ namespace collage::cli {
 // missing, extra or mistyped array, or a parameter that is not a tensor, is an Error
 // naming `file`, the parameter and the expected type.
 std::vector<Value> ArgumentsFromArrays(const Function& function, const NamedTensors& arrays, const std::string& file);
-
-NamedTensors NameOutputs(const Value& result);
 
 }  // namespace collage::cli

@@ -3,6 +3,7 @@
 #include "available_backends.h"
 #include "backend/backend.h"
 #include "pipeline/model_loader.h"
+#include "pipeline/request_checks.h"
 #include "runtime/cost_database.h"
 #include "shape_option.h"
 #include "threads_option.h"
@@ -33,16 +34,12 @@ PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostMode
   const std::optional<CostModel> parsed_cost_model = ParseCostModel(cost_model);
   if (!parsed_cost_model) throw UsageError("--cost expects analytic or measured, got '" + cost_model + "'", command);
   request.cost_model = *parsed_cost_model;
-  if (arguments.Has("--db") && request.cost_model != CostModel::kMeasured) {
-    throw UsageError("--db (the measured-cost database) needs --cost measured", command);
-  }
+  CheckForCommand(command, [&] { CheckCostOptions(request.cost_model, SearchLevel::kOp, arguments.Has("--db")); });
   const std::string search = arguments.Value("--search").value_or("op");
   const std::optional<SearchLevel> parsed_search = ParseSearchLevel(search);
   if (!parsed_search) throw UsageError("--search expects op or graph, got '" + search + "'", command);
   request.search = *parsed_search;
-  if (request.search == SearchLevel::kGraph && request.cost_model != CostModel::kMeasured) {
-    throw UsageError("--search graph measures whole-model latency: it needs --cost measured", command);
-  }
+  CheckForCommand(command, [&] { CheckCostOptions(request.cost_model, request.search, false); });
   request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
   request.seed = arguments.UnsignedValue("--seed", 0);
   std::string every_backend;

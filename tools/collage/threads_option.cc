@@ -1,11 +1,8 @@
 #include "threads_option.h"
 
-#include <algorithm>
-#include <thread>
+#include "pipeline/request_checks.h"
 
 namespace collage::cli {
-
-uint64_t HardwareThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 OptionSpec ThreadsOptionSpec() {
   return {{"--threads"}, "N",
@@ -14,10 +11,7 @@ OptionSpec ThreadsOptionSpec() {
 }
 
 uint64_t ThreadsArgument(const ParsedArguments& arguments) {
-  const uint64_t hardware = HardwareThreads();
-  return arguments.UnsignedValue("--threads", hardware, 1, kThreadsPerHardwareThread * hardware,
-                                 "at most " + std::to_string(kThreadsPerHardwareThread) +
-                                     " per hardware thread; this machine has " + std::to_string(hardware));
+  return arguments.UnsignedValue("--threads", HardwareThreads(), 1, MostThreads(), ThreadsBoundReason());
 }
 
 }  // namespace collage::cli

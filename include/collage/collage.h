@@ -1,0 +1,10 @@
+// Collage's public C++ API: load a model, compile it onto backends, run it. Link the CMake
+// target collage_api, which brings its include folders (include/ for these headers, src/ for
+// the base error class they derive from).
+#pragma once
+
+#include "collage/compile_options.h"
+#include "collage/compiled_model.h"
+#include "collage/error.h"
+#include "collage/model.h"
+#include "collage/tensor.h"

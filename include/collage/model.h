@@ -1,0 +1,47 @@
+// A model as loaded: an ONNX model (a file or its bytes) or a module in Collage's text IR,
+// imported and type-checked, not yet optimized or placed. Loading errors are ModelErrors
+// carrying the importer's or parser's one-line message ("model.cir:8:8: nn.dense: ...").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collage/tensor.h"
+
+namespace collage::api {
+
+// Shapes binding an ONNX model's symbolic input dimensions, by graph input name (the tool's
+// --shape NAME=DIMS); static dimensions must agree.
+using InputShapes = std::map<std::string, std::vector<int64_t>>;
+
+class Model {
+ public:
+  // A file: .onnx goes to the ONNX importer, any other name to the text-IR parser (whose shapes
+  // are static, so `input_shapes` must be empty for it).
+  static Model Load(const std::string& path, const InputShapes& input_shapes = {});
+  // A serialized ONNX ModelProto; `name` stands for the file in messages and plans.
+  static Model FromOnnxBytes(std::string_view bytes, const std::string& name = "model.onnx",
+                             const InputShapes& input_shapes = {});
+  // A module in the text IR.
+  static Model FromText(std::string_view text, const std::string& name = "model.cir");
+
+  // The path or the name it was loaded under.
+  const std::string& name() const;
+  // The parameters of @main, in order.
+  std::vector<TensorInfo> inputs() const;
+  // The module in the text IR, as `collage import` prints it.
+  std::string ToText() const;
+
+  struct State;  // the loaded module; defined by the library
+  explicit Model(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  const State& state() const { return *state_; }
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+}  // namespace collage::api

@@ -1,0 +1,16 @@
+// What a public Model holds: the module as loaded and the name it was loaded under.
+#pragma once
+
+#include <string>
+
+#include "collage/model.h"
+#include "ir/module.h"
+
+namespace collage::api {
+
+struct Model::State {
+  std::string name;
+  Module module;  // type-checked, before the standard passes
+};
+
+}  // namespace collage::api
