@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cpu_line.h"
+#include "guarded_main.h"
 #include "latency_stats.h"
 #include "support/error.h"
 
@@ -194,11 +195,4 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace collage
 
-int main(int argc, char** argv) {
-  try {
-    return collage::Main(argc, argv);
-  } catch (const std::exception& error) {
-    std::cerr << "onednn_precision_bench: " << error.what() << "\n";
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return collage::bench::GuardedMain("onednn_precision_bench", collage::Main, argc, argv); }
