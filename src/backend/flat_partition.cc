@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "backend/boundary_layout.h"
+#include "backend/precision.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 #include "ir/op_registry.h"
@@ -139,11 +140,18 @@ class Flattener {
 bool FlatPartition::IsOutput(int id) const { return std::find(outputs.begin(), outputs.end(), id) != outputs.end(); }
 
 FlatPartition FlattenPartition(const Function& function, const std::string& backend,
-                               const std::vector<Layout>& layouts) {
+                               const std::vector<Layout>& layouts, const std::vector<DType>& precisions) {
   if (!function->body->checked_type()) InferType(function);
   const Layout layout = DeclaredBoundaryLayoutOf(function, backend, layouts);
   FlatPartition partition = Flattener(backend).Run(function);
   partition.boundary_layout = layout;
+  partition.precision = PrecisionOf(function->attrs);
+  if (partition.precision != DType::kF32) {
+    if (std::find(precisions.begin(), precisions.end(), partition.precision) == precisions.end()) {
+      throw Error(backend + ": precision " + std::string(DTypeName(partition.precision)) + " is not supported");
+    }
+    partition.parameter_ranges = ParameterRangesOf(function);
+  }
   return partition;
 }
 

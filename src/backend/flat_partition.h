@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "support/quantization.h"
 #include "support/tensor.h"
 #include "support/tensor_format.h"
 
@@ -39,6 +40,8 @@ struct FlatPartition {
   std::vector<int> parameters;  // value id of parameter i
   std::vector<std::vector<int>> consumers;  // per value: indices of the calls reading it
   Layout boundary_layout = Layout::kPlain;  // of rank-4 parameters and outputs (boundary_layout.h)
+  DType precision = DType::kF32;             // what its products compute in (precision.h)
+  std::vector<ActivationRange> parameter_ranges;  // per parameter when precision is not f32
 
   const FlatValue& value(int id) const { return values.at(static_cast<size_t>(id)); }
   bool IsConstant(int id) const { return value(id).source == FlatValue::Source::kConstant; }
@@ -49,9 +52,10 @@ struct FlatPartition {
 
 // Flattens a type-checked function (type-checks it when needed). Throws Error, prefixed with
 // "<backend>: ", for tuple parameters, op calls with tuple results, nested non-Composite
-// functions, projections of anything but a built tuple, and a boundary layout not in
-// `layouts`.
+// functions, projections of anything but a built tuple, a boundary layout not in `layouts` and
+// a precision other than f32 not in `precisions`.
 FlatPartition FlattenPartition(const Function& function, const std::string& backend,
-                               const std::vector<Layout>& layouts = {Layout::kPlain});
+                               const std::vector<Layout>& layouts = {Layout::kPlain},
+                               const std::vector<DType>& precisions = {});
 
 }  // namespace collage

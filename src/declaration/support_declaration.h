@@ -7,7 +7,8 @@
 //                         match) it runs as one fused unit, e.g. "onednn.conv2d_bias_relu";
 //   fuses_like_fuse_ops   it is a code generator that runs any FuseOps-style group.
 // and the layouts its partitions can take and give their rank-4 tensors in
-// (backend/boundary_layout.h), plain first.
+// (backend/boundary_layout.h), plain first, and the reduced precisions (element types other
+// than f32) it can compute ops in, with the ops it computes in each (backend/precision.h).
 #pragma once
 
 #include <functional>
@@ -35,6 +36,11 @@ struct SupportDeclaration {
   std::vector<BackendPattern> patterns;
   bool fuses_like_fuse_ops = false;
   std::vector<Layout> boundary_layouts = {Layout::kPlain};
+  // Element types other than f32 some of its ops compute in (empty: f32 only), and whether it
+  // computes this op call in `precision` (one of them). Declared only where the machine runs
+  // them without a reference or emulated fallback.
+  std::vector<DType> reduced_precisions = {};
+  std::function<bool(const CallNode& call, DType precision)> supports_precision = nullptr;
 
   // A call to a Composite function belongs to the backend whose name prefixes its label
   // ("onednn.conv2d_bias_relu" -> "onednn"): MergeComposite made it from that backend's table.

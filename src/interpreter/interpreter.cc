@@ -58,7 +58,7 @@ Value RunOpCall(const CallNode& call, const OpDef& op, const std::vector<Value>&
   return outputs[0];
 }
 
-Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args);
+Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args, const ValueObserver* observe = nullptr);
 
 Value EvaluateNode(const Expr& node, const std::vector<Value>& operands) {
   switch (node->kind()) {
@@ -83,7 +83,7 @@ Value EvaluateNode(const Expr& node, const std::vector<Value>& operands) {
   return Value();
 }
 
-Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args) {
+Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args, const ValueObserver* observe) {
   std::vector<Expr> order = PostOrder(function.body, /*enter_functions=*/false);
 
   // Values are dropped once their last user has run, so a long chain needs little memory.
@@ -92,7 +92,10 @@ Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args
     ForEachChild(*node, [&](const Expr& child) { ++remaining_uses[child.get()]; });
   }
   std::unordered_map<const ExprNode*, Value> values;
-  for (size_t i = 0; i < function.params.size(); ++i) values[function.params[i].get()] = args[i];
+  for (size_t i = 0; i < function.params.size(); ++i) {
+    values[function.params[i].get()] = args[i];
+    if (observe) (*observe)(*function.params[i], args[i]);
+  }
 
   std::vector<Value> operands;
   for (const Expr& node : order) {
@@ -100,6 +103,8 @@ Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args
     operands.clear();
     ForEachChild(*node, [&](const Expr& child) { operands.push_back(values[child.get()]); });
     values[node.get()] = EvaluateNode(node, operands);
+    const bool is_callee = node->kind() == ExprKind::kOp || node->kind() == ExprKind::kFunction;
+    if (observe && !is_callee) (*observe)(*node, values[node.get()]);
     ForEachChild(*node, [&](const Expr& child) {
       if (--remaining_uses[child.get()] == 0 && child != function.body) values.erase(child.get());
     });
@@ -109,7 +114,9 @@ Value EvaluateTyped(const FunctionNode& function, const std::vector<Value>& args
 
 }  // namespace
 
-Value Evaluate(const Function& function, const std::vector<Value>& args) {
+Value Evaluate(const Function& function, const std::vector<Value>& args) { return Evaluate(function, args, nullptr); }
+
+Value Evaluate(const Function& function, const std::vector<Value>& args, const ValueObserver& observe) {
   if (!function->checked_type()) InferType(function);
   if (args.size() != function->params.size()) {
     throw Error("function expects " + std::to_string(function->params.size()) + " arguments, got " +
@@ -119,7 +126,7 @@ Value Evaluate(const Function& function, const std::vector<Value>& args) {
     const Var& param = function->params[i];
     CheckValueType(args[i], param->checked_type(), "argument for parameter %" + param->name_hint);
   }
-  return EvaluateTyped(*function, args);
+  return EvaluateTyped(*function, args, observe ? &observe : nullptr);
 }
 
 namespace {

@@ -57,6 +57,7 @@ std::string SettingsSection(const PlacementReport& report) {
   row("model", report.model);
   row("backends", Join(report.backends));
   row("threads", std::to_string(report.threads));
+  row("reduced precision ISA", report.reduced_precision_isa);
   row("cost model", std::string(CostModelName(report.cost_model)));
   row("timed runs", std::to_string(report.measured_runs));
   return html + "</table>\n";

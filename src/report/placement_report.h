@@ -15,6 +15,7 @@
 #include "collage/cost_model.h"
 #include "collage/partitioner.h"
 #include "runtime/profiler.h"
+#include "support/cpu_features.h"
 
 namespace collage {
 
@@ -68,6 +69,8 @@ struct PlacementReport {
   std::optional<double> measured_end_to_end_ms{};  // the median of whole timed runs
   size_t measured_runs = 0;
   std::vector<ReportRefusal> refused{};  // measured costs only
+  // The reduced-precision instruction sets of the CPU that placed it (support/cpu_features.h).
+  std::string reduced_precision_isa = DescribeReducedPrecisionIsa(DetectReducedPrecisionIsa());
 
   // The sum of the measured partitions' medians; none before measurement.
   std::optional<double> MeasuredPartitionsMs() const;

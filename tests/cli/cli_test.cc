@@ -15,6 +15,7 @@
 #include "parser/parser.h"
 #include "ir/structural_equal.h"
 #include "runtime/cost_database.h"
+#include "support/cpu_features.h"
 
 namespace collage {
 namespace {
@@ -99,11 +100,16 @@ TEST_F(CliTest, BackendsListsTheRegistryWithPatternCounts) {
     rows.emplace_back(std::istream_iterator<std::string>(words), std::istream_iterator<std::string>());
   }
   ASSERT_FALSE(rows.empty());
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"name", "kind", "device", "patterns"})) << result.out;
-  EXPECT_NE(std::find(rows.begin(), rows.end(), std::vector<std::string>{"reference", "interpreter", "cpu", "0"}),
-            rows.end())
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"name", "kind", "device", "patterns", "precisions"})) << result.out;
+  EXPECT_NE(
+      std::find(rows.begin(), rows.end(), std::vector<std::string>{"reference", "interpreter", "cpu", "0", "f32"}),
+      rows.end())
       << result.out;
-  EXPECT_EQ(CountLines(result.out), 1 + static_cast<int>(BackendRegistry::Global().All().size()));
+  EXPECT_EQ(CountLines(result.out), 2 + static_cast<int>(BackendRegistry::Global().All().size()));
+  EXPECT_NE(result.out.find("\nreduced precision ISA: " + DescribeReducedPrecisionIsa(DetectReducedPrecisionIsa()) +
+                            "\n"),
+            std::string::npos)
+      << result.out;
 }
 
 TEST_F(CliTest, RunProfilePrintsEveryPartitionAndTheActivationMemory) {

@@ -65,6 +65,15 @@ TEST(HtmlReportTest, EveryPartitionHasARowWithItsBackendColourAndFigures) {
   EXPECT_NE(second.find("<td class=\"number\">0.50</td>"), std::string::npos) << second;
 }
 
+TEST(HtmlReportTest, SettingsNameTheReducedPrecisionIsa) {
+  PlacementReport report = MakeHandWrittenReport();
+  EXPECT_EQ(report.reduced_precision_isa, DescribeReducedPrecisionIsa(DetectReducedPrecisionIsa()));
+  report.reduced_precision_isa = "avx2; int8: <none>";
+  const std::string html = PlacementReportToHtml(report, BackendColors(report), kDrawnGraph);
+  EXPECT_NE(html.find("<tr><th>reduced precision ISA</th><td>avx2; int8: &lt;none&gt;</td></tr>"), std::string::npos)
+      << html;
+}
+
 TEST(HtmlReportTest, LegendNamesEveryBackendWithItsColour) {
   const PlacementReport report = MakeHandWrittenReport();
   const BackendColors colors(report);

@@ -1,21 +1,26 @@
-// `collage backends`: one line per backend of BackendRegistry::Global(): name, kind, device
-// and the number of patterns in its pattern table, under a header line.
+// `collage backends`: one line per backend of BackendRegistry::Global(): name, kind, device,
+// the number of patterns in its pattern table and the element types it computes in, under a
+// header line; then the reduced-precision instruction sets this CPU has.
 #include <iostream>
 
 #include "backend/backend.h"
 #include "commands.h"
+#include "support/cpu_features.h"
 
 namespace collage::cli {
 
 CommandSpec BackendsCommandSpec() {
-  return {"backends", "", "list the available backends: name, kind, device, number of patterns", {}};
+  return {"backends", "", "list the available backends: name, kind, device, number of patterns, precisions", {}};
 }
 
 int RunBackendsCommand(const ParsedArguments& arguments) {
-  std::vector<std::vector<std::string>> lines = {{"name", "kind", "device", "patterns"}};
+  std::vector<std::vector<std::string>> lines = {{"name", "kind", "device", "patterns", "precisions"}};
   for (const BackendPtr& backend : BackendRegistry::Global().All()) {
+    const SupportDeclaration support = backend->Support();
+    std::string precisions = "f32";
+    for (DType precision : support.reduced_precisions) precisions += "," + std::string(DTypeName(precision));
     lines.push_back({backend->name(), BackendKindName(backend->kind()), DeviceName(backend->device()),
-                     std::to_string(backend->Support().patterns.size())});
+                     std::to_string(support.patterns.size()), precisions});
   }
   std::vector<size_t> widths(lines[0].size(), 0);
   for (const auto& line : lines) {
@@ -30,6 +35,7 @@ int RunBackendsCommand(const ParsedArguments& arguments) {
     }
     std::cout << text << "\n";
   }
+  std::cout << "reduced precision ISA: " << DescribeReducedPrecisionIsa(DetectReducedPrecisionIsa()) << "\n";
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "op/nn_common.h"
 #include "backend/onednn/kernel_probe.h"
 #include "backend/onednn/primitive_builders.h"
+#include "backend/onednn/quantized_operands.h"
 
 namespace collage::onednn {
 namespace {
@@ -101,6 +102,41 @@ void AddConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue
   lowering.AddStep(Kind(primitive), std::move(args));
 }
 
+// An int8 convolution: the activation quantized by its calibrated scale, the constant weights by
+// one symmetric s8 scale per output channel, s32 accumulation, and the result dequantized to f32
+// by the output scales (activation scale x weight scale) before the epilogue's post-ops.
+void AddQuantizedConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue,
+                                 const QuantizationParameters& activation, const memory::dims& pad_end) {
+  const Window2D window = GetWindow2D(call.call->attrs);
+  const Shape& data_shape = lowering.value(call.inputs[0]).shape;
+  const Shape& output_shape = lowering.value(call.output).shape;
+  const Tensor& weights = lowering.value(call.inputs[1]).constant;
+  const QuantizedWeights quantized = QuantizeConstantWeights(weights, activation);
+  const auto any = memory::format_tag::any;
+  const auto integer = activation.dtype == DType::kU8 ? memory::data_type::u8 : memory::data_type::s8;
+  const memory::desc src_any(ToDims(data_shape), integer, any);
+  const memory::desc weights_any(ToDims(weights.shape()), memory::data_type::s8, any);
+  const memory::desc bias_any =
+      epilogue.bias >= 0 ? memory::desc({output_shape[1]}, memory::data_type::f32, any) : memory::desc();
+  const memory::desc dst_any(ToDims(output_shape), memory::data_type::f32, any);
+  dnnl::primitive_attr attr = MakeAttr(epilogue);
+  attr.set_output_scales(1 << 1, quantized.output_scales);
+  const memory::dims dilation = {window.dilation[0] - 1, window.dilation[1] - 1};
+  const auto primitive = Describe<dnnl::convolution_forward>(
+      src_any, weights_any, bias_any, dst_any, dnnl::algorithm::convolution_direct,
+      {window.strides[0], window.strides[1]}, dilation, {window.pad_begin[0], window.pad_begin[1]}, pad_end, attr,
+      lowering.engine());
+  const memory::desc stored(ToDims(weights.shape()), memory::data_type::s8, memory::format_tag::oihw);
+  std::unordered_map<int, memory> args;
+  args[DNNL_ARG_SRC] = lowering.GetQuantized(call.inputs[0], primitive.src_desc(), activation);
+  args[DNNL_ARG_WEIGHTS] = PackQuantizedWeights(lowering, weights, quantized.scales, stored, primitive.weights_desc());
+  if (epilogue.bias >= 0) {
+    args[DNNL_ARG_BIAS] = ScaledBias(lowering, epilogue.bias, quantized.output_scales, primitive.bias_desc());
+  }
+  args[DNNL_ARG_DST] = PrepareDestination(lowering, epilogue, primitive.dst_desc());
+  lowering.AddStep(dnnl::convolution_forward(primitive), std::move(args));
+}
+
 }  // namespace
 
 void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
@@ -113,6 +149,11 @@ void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& 
   const memory::desc weight_view =
       WeightView(lowering.value(call.inputs[1]).shape, call.call->attrs.GetInt("groups"), transposed);
   memory::dims pad_end = {window.pad_end[0], window.pad_end[1]};
+  const std::optional<QuantizationParameters> quantization = lowering.ActivationQuantizationOf(call.inputs[0]);
+  if (!transposed && quantization && call.call->attrs.GetInt("groups") == 1 && lowering.partition().IsConstant(call.inputs[1])) {
+    AddQuantizedConvolutionStep(lowering, call, epilogue, *quantization, pad_end);
+    return;
+  }
   if (!transposed) {
     AddConvolutionStep<dnnl::convolution_forward>(lowering, call, epilogue, dnnl::algorithm::convolution_direct,
                                                   weight_view, pad_end);

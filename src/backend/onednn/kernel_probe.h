@@ -31,3 +31,13 @@ bool PlainSoftmaxIsOptimized(bool log, const Shape& shape, int64_t axis, const d
 std::optional<Layout> ConvolutionBlockedLayout(const dnnl::engine& engine);
 
 }  // namespace collage::onednn
+
+namespace collage::onednn {
+
+// Whether oneDNN has a kernel other than its reference one for a 3x3 convolution and a matrix
+// product (the shapes of a small CNN layer and a transformer projection) with activations and
+// weights in `type` (u8 x s8 for int8, bf16 x bf16) and an f32 result: the machine's reduced
+// precisions the backend declares.
+bool ReducedPrecisionIsOptimized(dnnl::memory::data_type type, const dnnl::engine& engine);
+
+}  // namespace collage::onednn

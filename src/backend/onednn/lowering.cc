@@ -90,6 +90,25 @@ memory Lowering::GetViewed(int id, const memory::desc& view, const memory::desc&
   return Reorder(viewed, desc, partition_.IsConstant(id));
 }
 
+std::optional<QuantizationParameters> Lowering::ActivationQuantizationOf(int id) const {
+  if (partition_.precision != DType::kI8 || value(id).source != FlatValue::Source::kParameter) return std::nullopt;
+  return ActivationQuantization(partition_.parameter_ranges.at(static_cast<size_t>(value(id).parameter_index)));
+}
+
+memory Lowering::GetQuantized(int id, const memory::desc& desc, const QuantizationParameters& parameters) {
+  for (const memory& layout : layouts_.at(static_cast<size_t>(id))) {
+    if (layout.get_desc() == desc) return layout;
+  }
+  const memory source = Home(id);
+  memory target(desc, engine_);
+  dnnl::primitive_attr attr;
+  attr.set_output_scales(0, {1.0f / parameters.scale});
+  const dnnl::reorder::primitive_desc description(engine_, source.get_desc(), engine_, desc, attr);
+  AddStep(dnnl::reorder(description), {{DNNL_ARG_FROM, source}, {DNNL_ARG_TO, target}});
+  layouts_[id].push_back(target);
+  return target;
+}
+
 const ExternalBinding* Lowering::FindBinding(const memory& target) const {
   for (const ExternalBinding& binding : bindings_) {
     if (binding.target.get() == target.get()) return &binding;

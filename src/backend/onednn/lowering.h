@@ -10,6 +10,7 @@
 // middle only where an op needs a plain layout.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,6 +68,13 @@ class Lowering {
   // The value's plain data reinterpreted as `view` (same bytes: a reshape, a transposed
   // stride pattern), then reordered to `desc` (view itself when `desc` is empty).
   memory GetViewed(int id, const memory::desc& view, const memory::desc& desc = {});
+
+  // How a product quantizes activation `id`: only in an int8 partition, for a parameter (whose
+  // calibrated range the partition carries).
+  std::optional<QuantizationParameters> ActivationQuantizationOf(int id) const;
+  // Value `id` quantized by `parameters` into `desc` (of their integer type): a scaling reorder,
+  // once per descriptor.
+  memory GetQuantized(int id, const memory::desc& desc, const QuantizationParameters& parameters);
 
   // A memory sharing `source`'s data with another descriptor; bound per run like its source.
   memory View(const memory& source, const memory::desc& desc);

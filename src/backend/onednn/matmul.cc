@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "backend/onednn/primitive_builders.h"
+#include "backend/onednn/quantized_operands.h"
 
 namespace collage::onednn {
 namespace {
@@ -77,9 +78,45 @@ MatmulGeometry GeometryOf(const Lowering& lowering, const FlatCall& call) {
   return NumpyMatmulGeometry(a, b);
 }
 
+// nn.dense in int8: the activation quantized by its calibrated scale, the constant (N, K)
+// weights by one symmetric s8 scale per output column, s32 accumulation, the result dequantized
+// to f32 by the output scales before the epilogue's post-ops.
+void LowerQuantizedDense(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue,
+                         const QuantizationParameters& activation) {
+  const MatmulGeometry geometry = GeometryOf(lowering, call);
+  const Tensor& weights = lowering.value(call.inputs[1]).constant;
+  const QuantizedWeights quantized = QuantizeConstantWeights(weights, activation);
+  const auto integer = activation.dtype == DType::kU8 ? memory::data_type::u8 : memory::data_type::s8;
+  const auto f32 = memory::data_type::f32;
+  const memory::desc src_desc(geometry.src, integer, RowMajorStrides(geometry.src));
+  const memory::desc weights_any(geometry.weights, memory::data_type::s8, memory::format_tag::any);
+  const memory::dims bias_dims = {1, geometry.dst.back()};
+  const memory::desc bias_desc = epilogue.bias >= 0 ? memory::desc(bias_dims, f32, RowMajorStrides(bias_dims)) : memory::desc();
+  const memory::desc dst_desc(geometry.dst, f32, RowMajorStrides(geometry.dst));
+  dnnl::primitive_attr attr = MakeAttr(epilogue);
+  attr.set_output_scales(1 << 1, quantized.output_scales);
+  const dnnl::matmul::primitive_desc primitive(dnnl::matmul::desc(src_desc, weights_any, bias_desc, dst_desc), attr,
+                                               lowering.engine());
+  const memory::dims data_dims = ToDims(lowering.value(call.inputs[0]).shape);
+  const memory::desc plain_integer(data_dims, integer, RowMajorStrides(data_dims));
+  const memory::desc stored(geometry.weights, memory::data_type::s8, geometry.weights_strides);
+  std::unordered_map<int, memory> args;
+  args[DNNL_ARG_SRC] = lowering.View(lowering.GetQuantized(call.inputs[0], plain_integer, activation), src_desc);
+  args[DNNL_ARG_WEIGHTS] = PackQuantizedWeights(lowering, weights, quantized.scales, stored, primitive.weights_desc());
+  if (epilogue.bias >= 0) args[DNNL_ARG_BIAS] = ScaledBias(lowering, epilogue.bias, quantized.output_scales, bias_desc);
+  const memory result = PrepareDestination(lowering, epilogue, PlainDesc(lowering.value(epilogue.result).shape));
+  args[DNNL_ARG_DST] = lowering.View(result, dst_desc);
+  lowering.AddStep(dnnl::matmul(primitive), std::move(args));
+}
+
 }  // namespace
 
 void LowerMatmul(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
+  const std::optional<QuantizationParameters> quantization = lowering.ActivationQuantizationOf(call.inputs[0]);
+  if (call.op == "nn.dense" && quantization && lowering.partition().IsConstant(call.inputs[1])) {
+    LowerQuantizedDense(lowering, call, epilogue, *quantization);
+    return;
+  }
   const MatmulGeometry geometry = GeometryOf(lowering, call);
   const int weights = call.inputs[1];
   const auto f32 = memory::data_type::f32;

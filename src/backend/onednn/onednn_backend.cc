@@ -105,6 +105,27 @@ bool SupportsCall(const CallNode& call) {
   return true;
 }
 
+// The reduced precisions the lowering computes in (int8; bf16 not yet) that this machine runs
+// without a reference kernel, probed once.
+const std::vector<DType>& DeclaredPrecisions() {
+  static const std::vector<DType> precisions = [] {
+    std::vector<DType> found;
+    if (onednn::ReducedPrecisionIsOptimized(dnnl::memory::data_type::s8, CpuEngine())) found.push_back(DType::kI8);
+    return found;
+  }();
+  return precisions;
+}
+
+// int8: convolutions without groups and dense products, with constant weights (the lowering
+// quantizes a product's activation where it is a partition parameter). No bf16 lowering yet.
+bool SupportsPrecision(const CallNode& call, DType precision) {
+  if (precision != DType::kI8 || !SupportsCall(call) || call.args.size() < 2) return false;
+  const std::string& op = As<OpNode>(call.callee)->name();
+  const bool constant_weights = call.args[1]->kind() == ExprKind::kConstant;
+  if (op == "nn.conv2d") return constant_weights && call.attrs.GetInt("groups") == 1;
+  return op == "nn.dense" && constant_weights;
+}
+
 }  // namespace
 
 std::string OnednnBackend::version() const {
@@ -122,6 +143,8 @@ SupportDeclaration OnednnBackend::Support() const {
   declaration.supports_op = SupportsCall;
   declaration.patterns = onednn::PatternTable();
   declaration.boundary_layouts = BoundaryLayouts();
+  declaration.reduced_precisions = DeclaredPrecisions();
+  declaration.supports_precision = SupportsPrecision;
   return declaration;
 }
 
@@ -147,7 +170,8 @@ std::unique_ptr<Executable> OnednnBackend::Compile(const Function& function, con
   omp_set_num_threads(std::max(options.threads, 1));
   try {
     const Function fused = FuseDecomposedFormsInPartition(function, onednn::FusedForms());
-    onednn::Program program = onednn::LowerPartition(FlattenPartition(fused, name(), BoundaryLayouts()), CpuEngine());
+    onednn::Program program =
+        onednn::LowerPartition(FlattenPartition(fused, name(), BoundaryLayouts(), DeclaredPrecisions()), CpuEngine());
     return onednn::MakeExecutable(std::move(program), CpuEngine(), options.threads);
   } catch (const dnnl::error& error) {
     throw Error(std::string("onednn: no oneDNN implementation: ") + error.what());
