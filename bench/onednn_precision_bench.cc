@@ -74,28 +74,37 @@ struct Measured {
   std::optional<double> median_ms;
 };
 
-// Executes a created primitive with zero-filled memories of the layouts it asked for.
-template <typename PrimitiveDescription, typename Primitive>
-Measured TimePrimitive(const dnnl::engine& engine, const PrimitiveDescription& description,
-                       const std::vector<std::pair<int, memory::desc>>& arguments, int runs) {
-  dnnl::stream stream(engine);
-  std::unordered_map<int, memory> bound;
-  for (const auto& [argument, desc] : arguments) {
-    memory buffer(desc, engine);
-    std::fill_n(static_cast<char*>(buffer.get_data_handle()), desc.get_size(), 1);
-    bound.emplace(argument, buffer);
+// Creates the primitive `describe()` describes and executes it with zero-filled source, weights
+// and destination memories of the layouts it asked for; "unimplemented" when oneDNN has no
+// implementation.
+template <typename Primitive, typename Describe>
+Measured TimePrimitive(const dnnl::engine& engine, const Describe& describe, int runs) {
+  try {
+    const typename Primitive::primitive_desc description = describe();
+    dnnl::stream stream(engine);
+    std::unordered_map<int, memory> bound;
+    for (const auto& [argument, desc] : std::vector<std::pair<int, memory::desc>>{
+             {DNNL_ARG_SRC, description.src_desc()},
+             {DNNL_ARG_WEIGHTS, description.weights_desc()},
+             {DNNL_ARG_DST, description.dst_desc()}}) {
+      memory buffer(desc, engine);
+      std::fill_n(static_cast<char*>(buffer.get_data_handle()), desc.get_size(), 1);
+      bound.emplace(argument, buffer);
+    }
+    Primitive primitive(description);
+    for (int i = 0; i < 3; ++i) primitive.execute(stream, bound);
+    stream.wait();
+    std::vector<double> samples;
+    for (int i = 0; i < runs; ++i) {
+      samples.push_back(bench::TimeMilliseconds([&] {
+        primitive.execute(stream, bound);
+        stream.wait();
+      }));
+    }
+    return {description.impl_info_str(), bench::Summarize(samples).median};
+  } catch (const dnnl::error&) {
+    return {"unimplemented", std::nullopt};
   }
-  Primitive primitive(description);
-  for (int i = 0; i < 3; ++i) primitive.execute(stream, bound);
-  stream.wait();
-  std::vector<double> samples;
-  for (int i = 0; i < runs; ++i) {
-    samples.push_back(bench::TimeMilliseconds([&] {
-      primitive.execute(stream, bound);
-      stream.wait();
-    }));
-  }
-  return {description.impl_info_str(), bench::Summarize(samples).median};
 }
 
 dnnl::primitive_attr ScalesAttribute(const Precision& precision, memory::dim output_channels) {
@@ -114,18 +123,9 @@ Measured TimeConvolution(const dnnl::engine& engine, const Precision& precision,
   const memory::desc destination({1, channels_out, size, size}, precision.destination, Tag::any);
   const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                                              source, weights, destination, {1, 1}, {pad, pad}, {pad, pad});
-  try {
-    const dnnl::convolution_forward::primitive_desc description(desc, ScalesAttribute(precision, channels_out),
-                                                                engine);
-    return TimePrimitive<dnnl::convolution_forward::primitive_desc, dnnl::convolution_forward>(
-        engine, description,
-        {{DNNL_ARG_SRC, description.src_desc()},
-         {DNNL_ARG_WEIGHTS, description.weights_desc()},
-         {DNNL_ARG_DST, description.dst_desc()}},
-        runs);
-  } catch (const dnnl::error&) {
-    return {"unimplemented", std::nullopt};
-  }
+  return TimePrimitive<dnnl::convolution_forward>(engine, [&] {
+    return dnnl::convolution_forward::primitive_desc(desc, ScalesAttribute(precision, channels_out), engine);
+  }, runs);
 }
 
 Measured TimeMatmul(const dnnl::engine& engine, const Precision& precision, memory::dim rows, memory::dim depth,
@@ -134,17 +134,9 @@ Measured TimeMatmul(const dnnl::engine& engine, const Precision& precision, memo
   const memory::desc weights({depth, columns}, precision.weights, Tag::any);
   const memory::desc destination({rows, columns}, precision.destination, Tag::ab);
   const dnnl::matmul::desc desc(source, weights, destination);
-  try {
-    const dnnl::matmul::primitive_desc description(desc, ScalesAttribute(precision, columns), engine);
-    return TimePrimitive<dnnl::matmul::primitive_desc, dnnl::matmul>(
-        engine, description,
-        {{DNNL_ARG_SRC, description.src_desc()},
-         {DNNL_ARG_WEIGHTS, description.weights_desc()},
-         {DNNL_ARG_DST, description.dst_desc()}},
-        runs);
-  } catch (const dnnl::error&) {
-    return {"unimplemented", std::nullopt};
-  }
+  return TimePrimitive<dnnl::matmul>(engine, [&] {
+    return dnnl::matmul::primitive_desc(desc, ScalesAttribute(precision, columns), engine);
+  }, runs);
 }
 
 void PrintCase(const std::string& name, const std::function<Measured(const Precision&)>& measure) {

@@ -5,21 +5,12 @@
 #include <unordered_map>
 
 #include "backend/boundary_layout.h"
+#include "runtime/invoke_executable.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
 
 namespace collage {
 namespace {
-
-void AppendFlattenedTypes(const Type& type, std::vector<const TensorTypeNode*>& tensors) {
-  if (const TensorTypeNode* tensor = AsTensorType(type)) {
-    tensors.push_back(tensor);
-    return;
-  }
-  const TupleTypeNode* tuple = AsTupleType(type);
-  Check(tuple != nullptr, "the executor cannot hold a value of type " + TypeToString(type));
-  for (const Type& field : tuple->fields) AppendFlattenedTypes(field, tensors);
-}
 
 class PlanBuilder {
  public:
@@ -27,7 +18,7 @@ class PlanBuilder {
     if (!function->checked_type()) InferType(function);
     for (const Var& param : function->params) {
       std::vector<size_t>& slots = slots_of_[param.get()];
-      for (const TensorTypeNode* type : FlattenedTypes(param->checked_type())) {
+      for (const TensorTypeNode* type : FlattenedTensorTypes(param->checked_type())) {
         TensorSlot slot{TensorSlot::Source::kArgument, type->dtype, type->shape, plan_.argument_types.size(), {}};
         plan_.argument_types.push_back(TensorType(type->dtype, type->shape));
         slots.push_back(AddSlot(std::move(slot)));
@@ -43,12 +34,6 @@ class PlanBuilder {
   }
 
  private:
-  static std::vector<const TensorTypeNode*> FlattenedTypes(const Type& type) {
-    std::vector<const TensorTypeNode*> tensors;
-    AppendFlattenedTypes(type, tensors);
-    return tensors;
-  }
-
   size_t AddSlot(TensorSlot slot) {
     plan_.slots.push_back(std::move(slot));
     return plan_.slots.size() - 1;
@@ -103,8 +88,8 @@ class PlanBuilder {
     const TupleTypeNode* tuple = AsTupleType(projection.tuple->checked_type());
     Check(tuple != nullptr, "a projection of a non-tuple value");
     size_t begin = 0;
-    for (int i = 0; i < projection.index; ++i) begin += FlattenedTypes(tuple->fields[static_cast<size_t>(i)]).size();
-    const size_t count = FlattenedTypes(tuple->fields[static_cast<size_t>(projection.index)]).size();
+    for (int i = 0; i < projection.index; ++i) begin += FlattenedTensorTypes(tuple->fields[static_cast<size_t>(i)]).size();
+    const size_t count = FlattenedTensorTypes(tuple->fields[static_cast<size_t>(projection.index)]).size();
     const std::vector<size_t>& all = slots_of_.at(projection.tuple.get());
     return std::vector<size_t>(all.begin() + static_cast<std::ptrdiff_t>(begin),
                                all.begin() + static_cast<std::ptrdiff_t>(begin + count));
@@ -135,7 +120,7 @@ class PlanBuilder {
       step.function = WrapHostCall(*call, step);
     }
     std::vector<size_t>& outputs = slots_of_[call.get()];
-    for (const TensorTypeNode* type : FlattenedTypes(call->checked_type())) {
+    for (const TensorTypeNode* type : FlattenedTensorTypes(call->checked_type())) {
       outputs.push_back(AddSlot({TensorSlot::Source::kActivation, type->dtype, type->shape, 0, {}, step.layout}));
     }
     step.outputs = outputs;

@@ -14,14 +14,8 @@ void AppendTensorTypes(const Type& type, std::vector<const TensorTypeNode*>& typ
     return;
   }
   const TupleTypeNode* tuple = AsTupleType(type);
-  Check(tuple != nullptr, "AllocateFlattened: expected a tensor or tuple type, got " + TypeToString(type));
+  Check(tuple != nullptr, "expected a tensor or tuple type, got " + TypeToString(type));
   for (const Type& field : tuple->fields) AppendTensorTypes(field, types);
-}
-
-std::vector<const TensorTypeNode*> FlattenedTensorTypes(const Type& type) {
-  std::vector<const TensorTypeNode*> types;
-  AppendTensorTypes(type, types);
-  return types;
 }
 
 Value Rebuild(const Type& type, const std::vector<Tensor>& tensors, size_t& next) {
@@ -37,6 +31,12 @@ Value Rebuild(const Type& type, const std::vector<Tensor>& tensors, size_t& next
 }
 
 }  // namespace
+
+std::vector<const TensorTypeNode*> FlattenedTensorTypes(const Type& type) {
+  std::vector<const TensorTypeNode*> types;
+  AppendTensorTypes(type, types);
+  return types;
+}
 
 std::vector<Tensor> AllocateFlattened(const Type& type) {
   std::vector<Tensor> tensors;

@@ -9,6 +9,9 @@
 
 namespace collage {
 
+// The tensor types of `type` with tuples flattened depth-first; throws Error naming any other
+// type.
+std::vector<const TensorTypeNode*> FlattenedTensorTypes(const Type& type);
 // Zero-filled tensors for `type` with tuples flattened depth-first.
 std::vector<Tensor> AllocateFlattened(const Type& type);
 // Zero-filled buffers for a partition function's flattened results, in its boundary layout.
