@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "support/error.h"
 
@@ -11,101 +16,146 @@ namespace collage {
 namespace {
 
 // Tiles keep both the rows read and the rows written in the first-level cache.
-constexpr int64_t kTile = 16;
+constexpr int64_t kTile = 32;
 
-// Per batch: target[column * rows + row] = source[row * columns + column], for fixed-size
-// elements so the compiler moves them as words.
 template <size_t kBytes>
-void TransposeBatches(const std::byte* source, std::byte* target, int64_t batches, int64_t rows, int64_t columns) {
-  struct Element {
-    std::byte bytes[kBytes];
-  };
-  const auto* in = reinterpret_cast<const Element*>(source);
-  auto* out = reinterpret_cast<Element*>(target);
-  for (int64_t batch = 0; batch < batches; ++batch) {
-    const Element* in_batch = in + batch * rows * columns;
-    Element* out_batch = out + batch * rows * columns;
-    for (int64_t row_tile = 0; row_tile < rows; row_tile += kTile) {
-      const int64_t row_end = std::min(rows, row_tile + kTile);
-      for (int64_t column_tile = 0; column_tile < columns; column_tile += kTile) {
-        const int64_t column_end = std::min(columns, column_tile + kTile);
-        for (int64_t row = row_tile; row < row_end; ++row) {
-          for (int64_t column = column_tile; column < column_end; ++column) {
-            out_batch[column * rows + row] = in_batch[row * columns + column];
-          }
-        }
-      }
-    }
-  }
-}
-
-// Where the logical element (image n, channel c, pixel p) of a rank-4 tensor lies in a
-// layout's buffer, in elements: n * image + (c / block_size) * block + (c % block_size) *
-// channel + p * pixel. The plain and channels-last layouts are one block of all channels.
-struct ElementStrides {
-  int64_t image = 0, block = 0, channel = 0, pixel = 0, block_size = 1;
-
-  ElementStrides(const Shape& logical, Layout layout) {
-    const int64_t channels = logical[1];
-    const int64_t pixels = logical[2] * logical[3];
-    if (const int64_t size = ChannelBlock(layout)) {
-      block_size = size;
-      pixel = size;
-      block = pixels * size;
-      channel = 1;
-      image = (channels + size - 1) / size * block;
-      return;
-    }
-    block_size = std::max<int64_t>(channels, 1);
-    image = channels * pixels;
-    channel = layout == Layout::kChannelsLast ? 1 : pixels;
-    pixel = layout == Layout::kChannelsLast ? channels : 1;
-  }
-  int64_t OfChannel(int64_t c) const { return c / block_size * block + c % block_size * channel; }
+struct Element {
+  std::byte bytes[kBytes];
 };
 
-// Copies every logical element of a rank-4 tensor between two layouts, writing the target in
-// storage order: plain pixel by pixel within a channel, the others channel by channel within a
-// pixel of each target block.
+// target[column * target_stride + row] = source[row * source_stride + column] for every row <
+// rows and column < columns (strides in elements), over kTile x kTile tiles.
 template <size_t kBytes>
-void Rearrange(const std::byte* source, const ElementStrides& from, std::byte* target, const ElementStrides& to,
-               const Shape& logical) {
-  struct Element {
-    std::byte bytes[kBytes];
-  };
-  const auto* in = reinterpret_cast<const Element*>(source);
-  auto* out = reinterpret_cast<Element*>(target);
-  const int64_t channels = logical[1];
-  const int64_t pixels = logical[2] * logical[3];
-  std::vector<int64_t> from_channel(static_cast<size_t>(channels));
-  std::vector<int64_t> to_channel(static_cast<size_t>(channels));
-  for (int64_t c = 0; c < channels; ++c) {
-    from_channel[static_cast<size_t>(c)] = from.OfChannel(c);
-    to_channel[static_cast<size_t>(c)] = to.OfChannel(c);
-  }
-  for (int64_t image = 0; image < logical[0]; ++image) {
-    const Element* in_image = in + image * from.image;
-    Element* out_image = out + image * to.image;
-    if (to.pixel == 1) {
-      for (int64_t c = 0; c < channels; ++c) {
-        const Element* in_channel = in_image + from_channel[static_cast<size_t>(c)];
-        Element* out_channel = out_image + to_channel[static_cast<size_t>(c)];
-        for (int64_t p = 0; p < pixels; ++p) out_channel[p] = in_channel[p * from.pixel];
+struct StridedTranspose {
+  static void Tile(const Element<kBytes>* source, int64_t source_stride, Element<kBytes>* target,
+                   int64_t target_stride, int64_t rows, int64_t columns) {
+    for (int64_t row = 0; row < rows; ++row) {
+      for (int64_t column = 0; column < columns; ++column) {
+        target[column * target_stride + row] = source[row * source_stride + column];
       }
-      continue;
     }
-    for (int64_t first = 0; first < channels; first += to.block_size) {
-      const int64_t count = std::min(channels - first, to.block_size);
-      const int64_t* from_block = from_channel.data() + first;
-      Element* out_block = out_image + to_channel[static_cast<size_t>(first)];
-      for (int64_t p = 0; p < pixels; ++p) {
-        const Element* in_pixel = in_image + p * from.pixel;
-        Element* out_pixel = out_block + p * to.pixel;
-        for (int64_t c = 0; c < count; ++c) out_pixel[c] = in_pixel[from_block[c]];
+  }
+};
+
+#if defined(__SSE2__)
+// Four-byte elements move as 4 x 4 blocks transposed in registers; the tile's ragged edges
+// element by element.
+template <>
+struct StridedTranspose<4> {
+  static void Tile(const Element<4>* source, int64_t source_stride, Element<4>* target, int64_t target_stride,
+                   int64_t rows, int64_t columns) {
+    const auto* in = reinterpret_cast<const float*>(source);
+    auto* out = reinterpret_cast<float*>(target);
+    const int64_t whole_rows = rows / 4 * 4;
+    const int64_t whole_columns = columns / 4 * 4;
+    for (int64_t row = 0; row < whole_rows; row += 4) {
+      for (int64_t column = 0; column < whole_columns; column += 4) {
+        const float* from = in + row * source_stride + column;
+        __m128 first = _mm_loadu_ps(from);
+        __m128 second = _mm_loadu_ps(from + source_stride);
+        __m128 third = _mm_loadu_ps(from + 2 * source_stride);
+        __m128 fourth = _mm_loadu_ps(from + 3 * source_stride);
+        _MM_TRANSPOSE4_PS(first, second, third, fourth);
+        float* to = out + column * target_stride + row;
+        _mm_storeu_ps(to, first);
+        _mm_storeu_ps(to + target_stride, second);
+        _mm_storeu_ps(to + 2 * target_stride, third);
+        _mm_storeu_ps(to + 3 * target_stride, fourth);
       }
+      for (int64_t column = whole_columns; column < columns; ++column) {
+        for (int64_t r = row; r < row + 4; ++r) out[column * target_stride + r] = in[r * source_stride + column];
+      }
+    }
+    for (int64_t row = whole_rows; row < rows; ++row) {
+      for (int64_t column = 0; column < columns; ++column) {
+        out[column * target_stride + row] = in[row * source_stride + column];
+      }
+    }
+  }
+};
+#endif
+
+template <size_t kBytes>
+void Transpose(const std::byte* source, int64_t source_stride, std::byte* target, int64_t target_stride, int64_t rows,
+               int64_t columns) {
+  const auto* in = reinterpret_cast<const Element<kBytes>*>(source);
+  auto* out = reinterpret_cast<Element<kBytes>*>(target);
+  for (int64_t row_tile = 0; row_tile < rows; row_tile += kTile) {
+    for (int64_t column_tile = 0; column_tile < columns; column_tile += kTile) {
+      StridedTranspose<kBytes>::Tile(in + row_tile * source_stride + column_tile, source_stride,
+                                     out + column_tile * target_stride + row_tile, target_stride,
+                                     std::min(kTile, rows - row_tile), std::min(kTile, columns - column_tile));
     }
   }
 }
+
+// Copies runs of `count` contiguous elements: run r from source + r * source_stride to
+// target + r * target_stride. Whole channel blocks move as one fixed-size value each.
+template <size_t kBytes>
+void CopyRuns(const std::byte* source, int64_t source_stride, std::byte* target, int64_t target_stride, int64_t runs,
+              int64_t count) {
+  const auto copy = [&]<size_t kRunBytes>(std::integral_constant<size_t, kRunBytes>) {
+    for (int64_t run = 0; run < runs; ++run) {
+      *reinterpret_cast<Element<kRunBytes>*>(target + run * target_stride * static_cast<int64_t>(kBytes)) =
+          *reinterpret_cast<const Element<kRunBytes>*>(source + run * source_stride * static_cast<int64_t>(kBytes));
+    }
+  };
+  if (count == 8) return copy(std::integral_constant<size_t, 8 * kBytes>{});
+  if (count == 16) return copy(std::integral_constant<size_t, 16 * kBytes>{});
+  const auto* in = reinterpret_cast<const Element<kBytes>*>(source);
+  auto* out = reinterpret_cast<Element<kBytes>*>(target);
+  for (int64_t run = 0; run < runs; ++run) {
+    for (int64_t element = 0; element < count; ++element) {
+      out[run * target_stride + element] = in[run * source_stride + element];
+    }
+  }
+}
+
+// One image of a rank-4 tensor: `channels` x `pixels` logical elements, moved between two
+// different layouts of which at most one is channel-blocked.
+template <size_t kBytes>
+void ConvertImage(const std::byte* source, Layout from, std::byte* target, Layout to, int64_t channels,
+                  int64_t pixels) {
+  const int64_t from_block = ChannelBlock(from);
+  const int64_t to_block = ChannelBlock(to);
+  if (from_block == 0 && to_block == 0) {
+    // Plain [C, HW] and channels-last [HW, C] are each other's transpose.
+    if (to == Layout::kChannelsLast) return Transpose<kBytes>(source, pixels, target, channels, channels, pixels);
+    return Transpose<kBytes>(source, channels, target, pixels, pixels, channels);
+  }
+  // A blocked buffer is [ceil(C / B)][HW][B]: block `first / B` holds channels first ..
+  // first + count - 1 of every pixel.
+  const int64_t block = std::max(from_block, to_block);
+  const Layout other = from_block == 0 ? from : to;
+  for (int64_t first = 0; first < channels; first += block) {
+    const int64_t count = std::min(block, channels - first);
+    const int64_t blocked_offset = first * pixels * static_cast<int64_t>(kBytes);
+    const int64_t other_offset = (other == Layout::kChannelsLast ? first : first * pixels) * static_cast<int64_t>(kBytes);
+    if (to_block != 0 && other == Layout::kPlain) {
+      Transpose<kBytes>(source + other_offset, pixels, target + blocked_offset, block, count, pixels);
+    } else if (to_block != 0) {
+      CopyRuns<kBytes>(source + other_offset, channels, target + blocked_offset, block, pixels, count);
+    } else if (other == Layout::kPlain) {
+      Transpose<kBytes>(source + blocked_offset, block, target + other_offset, pixels, pixels, count);
+    } else {
+      CopyRuns<kBytes>(source + blocked_offset, block, target + other_offset, channels, pixels, count);
+    }
+  }
+}
+
+template <size_t kBytes>
+struct ConvertImages {
+  static void Run(const std::byte* source, Layout from, std::byte* target, Layout to, const Shape& logical) {
+    const int64_t images = logical[0];
+    const int64_t source_image = NumElements(PhysicalShape(logical, from)) / std::max<int64_t>(images, 1);
+    const int64_t target_image = NumElements(PhysicalShape(logical, to)) / std::max<int64_t>(images, 1);
+    for (int64_t image = 0; image < images; ++image) {
+      ConvertImage<kBytes>(source + image * source_image * static_cast<int64_t>(kBytes), from,
+                           target + image * target_image * static_cast<int64_t>(kBytes), to, logical[1],
+                           logical[2] * logical[3]);
+    }
+  }
+};
 
 template <template <size_t> typename Kernel, typename... Arguments>
 void ForElementSize(size_t element_bytes, Arguments&&... arguments) {
@@ -123,21 +173,6 @@ void ForElementSize(size_t element_bytes, Arguments&&... arguments) {
   }
 }
 
-template <size_t kBytes>
-struct TransposeKernel {
-  static void Run(const std::byte* source, std::byte* target, int64_t batches, int64_t rows, int64_t columns) {
-    TransposeBatches<kBytes>(source, target, batches, rows, columns);
-  }
-};
-
-template <size_t kBytes>
-struct RearrangeKernel {
-  static void Run(const std::byte* source, const ElementStrides& from, std::byte* target, const ElementStrides& to,
-                  const Shape& logical) {
-    Rearrange<kBytes>(source, from, target, to, logical);
-  }
-};
-
 }  // namespace
 
 void ConvertLayout(const void* source, Layout from, void* target, Layout to, const Shape& logical,
@@ -150,21 +185,18 @@ void ConvertLayout(const void* source, Layout from, void* target, Layout to, con
     return;
   }
   Check(in != out, "ConvertLayout: a rearranging conversion cannot work in place");
-  if (ChannelBlock(from) == 0 && ChannelBlock(to) == 0) {
-    // Plain [N, C, HW] to channels-last [N, HW, C] transposes C x HW per batch; back, HW x C.
-    const int64_t channels = logical[1];
-    const int64_t pixels = logical[2] * logical[3];
-    const bool to_channels_last = to == Layout::kChannelsLast;
-    return ForElementSize<TransposeKernel>(element_bytes, in, out, logical[0], to_channels_last ? channels : pixels,
-                                           to_channels_last ? pixels : channels);
+  if (ChannelBlock(from) != 0 && ChannelBlock(to) != 0) {
+    // Between two block sizes: through the plain layout.
+    std::vector<std::byte> plain(static_cast<size_t>(NumElements(logical)) * element_bytes);
+    ConvertLayout(source, from, plain.data(), Layout::kPlain, logical, element_bytes);
+    return ConvertLayout(plain.data(), Layout::kPlain, target, to, logical, element_bytes);
   }
   const int64_t to_block = ChannelBlock(to);
   if (to_block != 0 && logical[1] % to_block != 0) {
     // The last block's padding channels hold zeros.
     std::memset(out, 0, static_cast<size_t>(NumElements(PhysicalShape(logical, to))) * element_bytes);
   }
-  ForElementSize<RearrangeKernel>(element_bytes, in, ElementStrides(logical, from), out, ElementStrides(logical, to),
-                                  logical);
+  ForElementSize<ConvertImages>(element_bytes, in, from, out, to, logical);
 }
 
 Tensor ConvertedLayout(const Tensor& source, Layout from, Layout to, const Shape& logical) {

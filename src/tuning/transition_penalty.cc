@@ -12,7 +12,7 @@ namespace collage {
 namespace {
 
 // Bumped when the conversion kernel changes, so older measurements are not reused.
-constexpr const char* kConversionKernelVersion = "2";
+constexpr const char* kConversionKernelVersion = "3";
 
 template <typename Visit>
 void ForEachTensorType(const Type& type, const Visit& visit) {

@@ -56,7 +56,7 @@ bool SameElements(const Tensor& source, Layout from, const Tensor& converted, La
 TEST(LayoutConversionTest, EveryPairMatchesTheDefinitionForEveryElementSize) {
   const std::vector<Shape> shapes = {{2, 3, 4, 5},  {1, 17, 19, 23}, {1, 1, 3, 3}, {1, 5, 1, 1},
                                      {3, 2, 0, 4},  {2, 16, 3, 2},   {2, 8, 3, 3}, {1, 32, 1, 1},
-                                     {2, 24, 2, 3}, {1, 40, 7, 1}};
+                                     {2, 24, 2, 3}, {1, 40, 7, 1},  {1, 37, 9, 7}, {2, 70, 5, 13}};
   const std::vector<DType> dtypes = {DType::kF32, DType::kI64, DType::kU8, DType::kF16};
   size_t checked = 0;
   for (const Shape& logical : shapes) {
