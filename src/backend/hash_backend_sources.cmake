@@ -1,7 +1,8 @@
 # Writes OUTPUT, a C++ file defining collage::BackendSourceHashes(): for every backend folder
 # BACKEND_DIR/<name>/ (one with a backend.cmake), the SHA-256 of its sources (every .cc, .h
 # and .cmake below it, by relative path and content) together with the shared sources
-# directly in BACKEND_DIR and below each of SHARED_FOLDERS (a ;-list, may be empty). Run with
+# directly in BACKEND_DIR and SHARED_SOURCES (a |-separated list of folders, whose .cc and .h files
+# count, and files; may be empty). Run with
 # cmake -P by the custom command in CMakeLists.txt; the file is rewritten only when a hash
 # changes.
 function(hash_files result base_dir)
@@ -16,9 +17,14 @@ function(hash_files result base_dir)
 endfunction()
 
 file(GLOB shared_sources "${BACKEND_DIR}/*.cc" "${BACKEND_DIR}/*.h" "${BACKEND_DIR}/*.cmake")
-foreach(shared_folder ${SHARED_FOLDERS})
-  file(GLOB_RECURSE folder_sources "${shared_folder}/*.cc" "${shared_folder}/*.h")
-  list(APPEND shared_sources ${folder_sources})
+string(REPLACE "|" ";" shared_source_list "${SHARED_SOURCES}")
+foreach(shared_source ${shared_source_list})
+  if(IS_DIRECTORY "${shared_source}")
+    file(GLOB_RECURSE folder_sources "${shared_source}/*.cc" "${shared_source}/*.h")
+    list(APPEND shared_sources ${folder_sources})
+  else()
+    list(APPEND shared_sources "${shared_source}")
+  endif()
 endforeach()
 list(SORT shared_sources)
 hash_files(shared_hash "${BACKEND_DIR}" ${shared_sources})
