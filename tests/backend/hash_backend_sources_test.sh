@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # src/backend/hash_backend_sources.cmake on a made-up backend tree: editing one backend's
-# source changes that backend's hash only, editing a shared source (in the backend folder or in
-# a shared folder outside it) changes every hash, and an unchanged tree gives the same hashes
-# again.
+# source changes that backend's hash only, editing a shared source (in the backend folder, in
+# a shared folder outside it, or a shared single file) changes every hash, and an unchanged
+# tree gives the same hashes again.
 # Usage: hash_backend_sources_test.sh PATH/TO/hash_backend_sources.cmake
 set -euo pipefail
 
@@ -17,6 +17,7 @@ fail() {
 
 mkdir -p "$work/backend/alpha/runtime" "$work/backend/beta" "$work/backend/not_a_backend" "$work/forms/nested"
 echo "// form" >"$work/forms/nested/form.cc"
+echo "// conversion" >"$work/conversion.cc"
 echo "// shared" >"$work/backend/registry.cc"
 echo "# alpha" >"$work/backend/alpha/backend.cmake"
 echo "int alpha;" >"$work/backend/alpha/alpha.cc"
@@ -27,7 +28,7 @@ echo "int ignored;" >"$work/backend/not_a_backend/x.cc"
 
 # Prints "name hash" per backend of the generated table.
 hashes() {
-  cmake -DBACKEND_DIR="$work/backend" -DOUTPUT="$work/hashes.cc" "-DSHARED_FOLDERS=$work/forms" -P "$script"
+  cmake -DBACKEND_DIR="$work/backend" -DOUTPUT="$work/hashes.cc" "-DSHARED_SOURCES=$work/forms|$work/conversion.cc" -P "$script"
   sed -n 's/^ *{"\([^"]*\)", "\([0-9a-f]*\)"},$/\1 \2/p' "$work/hashes.cc"
 }
 hash_of() { awk -v name="$1" '$1 == name { print $2 }' <<<"$2"; }
@@ -50,4 +51,8 @@ echo "// edited" >>"$work/forms/nested/form.cc"
 fourth="$(hashes)"
 [[ "$(hash_of alpha "$fourth")" != "$(hash_of alpha "$third")" ]] || fail "editing a shared folder's source kept alpha's hash"
 [[ "$(hash_of beta "$fourth")" != "$(hash_of beta "$third")" ]] || fail "editing a shared folder's source kept beta's hash"
+echo "// edited" >>"$work/conversion.cc"
+fifth="$(hashes)"
+[[ "$(hash_of alpha "$fifth")" != "$(hash_of alpha "$fourth")" ]] || fail "editing a shared file kept alpha's hash"
+[[ "$(hash_of beta "$fifth")" != "$(hash_of beta "$fourth")" ]] || fail "editing a shared file kept beta's hash"
 echo "hash_backend_sources_test: ok"
