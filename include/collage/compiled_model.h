@@ -29,7 +29,8 @@ struct PartitionInfo {
   std::string symbol;   // its global_symbol, "onednn_0"
   std::string backend;  // "onednn"
   std::vector<std::string> ops;  // the op calls inside it, in dataflow order ("nn.conv2d", ...)
-  std::string layout;            // the boundary layout of its rank-4 values: "plain", "nhwc", "nchw8c", ...
+  std::string layout;            // the boundary layout of its rank-4 values: "plain", "nhwc", "nchw8c", ...,
+                                 // or "plain>nchw8c": parameters in one, results in another
   double estimated_ms = 0;       // the placement search's estimate
   std::optional<double> measured_ms;  // the median of its runs so far; none before the first Run
 };

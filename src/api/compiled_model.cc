@@ -12,6 +12,7 @@
 #include "pipeline/partition_report_writer.h"
 #include "pipeline/text_file.h"
 #include "runtime/profiler.h"
+#include "support/partition_layouts.h"
 
 namespace collage::api {
 namespace {
@@ -125,7 +126,7 @@ Placement CompiledModel::placement() const {
   for (const ProfileRow& row : state_->executor->profiler()->Rows()) measured.emplace(row.call.global_symbol, row);
   for (const PlannedPartition& planned : plan.partitions) {
     PartitionInfo partition{planned.symbol, planned.backend, OpsOfPartition(plan.module, planned.symbol),
-                            LayoutName(planned.layout), planned.estimated_ms, std::nullopt};
+                            PartitionLayoutsName(planned.layout), planned.estimated_ms, std::nullopt};
     const auto row = measured.find(planned.symbol);
     if (row != measured.end() && row->second.runs > 0) partition.measured_ms = row->second.median_ms;
     placement.partitions.push_back(std::move(partition));

@@ -69,39 +69,43 @@ class SubstituteVars final : public ExprMutator {
 
 }  // namespace
 
-Layout BoundaryLayoutOf(const Function& function) { return BoundaryLayoutOf(function->attrs); }
+PartitionLayouts BoundaryLayoutsOf(const Function& function) { return BoundaryLayoutsOf(function->attrs); }
 
-Layout BoundaryLayoutOf(const Attrs& attrs) {
-  if (!attrs.Has(attr::kBoundaryLayout)) return Layout::kPlain;
+PartitionLayouts BoundaryLayoutsOf(const Attrs& attrs) {
+  if (!attrs.Has(attr::kBoundaryLayout)) return {};
   const std::string& name = attrs.GetString(attr::kBoundaryLayout);
-  const std::optional<Layout> layout = ParseLayout(name);
-  if (!layout) {
+  const std::optional<PartitionLayouts> layouts = ParsePartitionLayouts(name);
+  if (!layouts) {
     throw Error("unknown " + std::string(attr::kBoundaryLayout) + " '" + name + "' (expected one of " + LayoutNames() +
-                ")");
+                ", or two of them as <parameters>><results>)");
   }
-  return *layout;
+  return *layouts;
 }
 
-Layout DeclaredBoundaryLayoutOf(const Function& function, const std::string& backend,
-                                const std::vector<Layout>& declared) {
-  const Layout layout = BoundaryLayoutOf(function);
-  if (std::find(declared.begin(), declared.end(), layout) == declared.end()) {
-    throw Error(backend + ": boundary layout " + LayoutName(layout) + " is not supported");
-  }
-  return layout;
+PartitionLayouts DeclaredBoundaryLayoutsOf(const Function& function, const std::string& backend,
+                                           const std::vector<Layout>& declared,
+                                           const std::vector<PartitionLayouts>& mixed) {
+  const PartitionLayouts layouts = BoundaryLayoutsOf(function);
+  const auto is_declared = [&](Layout layout) {
+    return std::find(declared.begin(), declared.end(), layout) != declared.end();
+  };
+  const bool supported = is_declared(layouts.parameters) && is_declared(layouts.results) &&
+                         (layouts.IsUniform() || std::find(mixed.begin(), mixed.end(), layouts) != mixed.end());
+  if (!supported) throw Error(backend + ": boundary layout " + PartitionLayoutsName(layouts) + " is not supported");
+  return layouts;
 }
 
-Function WithBoundaryLayout(const Function& function, Layout layout) {
+Function WithBoundaryLayouts(const Function& function, const PartitionLayouts& layouts) {
   Attrs attrs = function->attrs;
   attrs.Erase(attr::kBoundaryLayout);
-  if (layout != Layout::kPlain) attrs.Set(attr::kBoundaryLayout, std::string(LayoutName(layout)));
+  if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
   const Function result = MakeFunction(function->params, function->body, std::move(attrs));
   if (function->checked_type()) result->set_checked_type(function->checked_type());
   return result;
 }
 
 std::vector<Shape> BoundaryParameterShapes(const Function& function) {
-  const Layout layout = BoundaryLayoutOf(function);
+  const Layout layout = BoundaryLayoutsOf(function).parameters;
   std::vector<Shape> shapes;
   for (const Var& param : function->params) CollectShapes(param->checked_type(), layout, shapes);
   return shapes;
@@ -109,16 +113,20 @@ std::vector<Shape> BoundaryParameterShapes(const Function& function) {
 
 std::vector<Shape> BoundaryResultShapes(const Function& function) {
   std::vector<Shape> shapes;
-  CollectShapes(function->body->checked_type(), BoundaryLayoutOf(function), shapes);
+  CollectShapes(function->body->checked_type(), BoundaryLayoutsOf(function).results, shapes);
   return shapes;
 }
 
 Function WithPlainBody(const Function& function) {
-  const Layout layout = BoundaryLayoutOf(function);
-  if (layout == Layout::kPlain) return function;
-  if (layout != Layout::kChannelsLast) {
-    throw Error("boundary layout " + std::string(LayoutName(layout)) + " is not supported by a plain body (only nhwc is)");
+  const PartitionLayouts layouts = BoundaryLayoutsOf(function);
+  if (layouts.IsPlain()) return function;
+  for (Layout layout : {layouts.parameters, layouts.results}) {
+    if (layout != Layout::kPlain && layout != Layout::kChannelsLast) {
+      throw Error("boundary layout " + std::string(LayoutName(layout)) +
+                  " is not supported by a plain body (only nhwc is)");
+    }
   }
+  const Layout layout = layouts.parameters;
   std::vector<Var> params;
   std::unordered_map<const ExprNode*, Expr> logical_of_param;
   for (const Var& param : function->params) {
@@ -126,14 +134,14 @@ Function WithPlainBody(const Function& function) {
     Check(AsTupleType(type) == nullptr, "boundary layout: a partition function takes a tuple");
     const Var physical = MakeVar(param->name_hint, PhysicalType(type, layout));
     params.push_back(physical);
-    if (IsRank4Tensor(type)) {
+    if (layout != Layout::kPlain && IsRank4Tensor(type)) {
       logical_of_param[param.get()] = CallOp("transpose", {physical}, Attrs{{"axes", kFromChannelsLast}});
     } else {
       logical_of_param[param.get()] = physical;
     }
   }
   const Expr logical_body = SubstituteVars(std::move(logical_of_param)).Mutate(function->body);
-  const Expr body = ToPhysical(logical_body, function->body->checked_type(), layout);
+  const Expr body = ToPhysical(logical_body, function->body->checked_type(), layouts.results);
   Attrs attrs = function->attrs;
   attrs.Erase(attr::kBoundaryLayout);
   const Function result = MakeFunction(std::move(params), body, std::move(attrs));

@@ -1,42 +1,46 @@
-// The layout a partition function exchanges its rank-4 parameters and results in.
+// The layouts a partition function exchanges its rank-4 parameters and results in.
 //
-// A Primitive function may carry the BoundaryLayout attribute (support/tensor_format.h names
-// the layouts); without it the boundary is plain. A backend's executable then reads every
-// rank-4 input and writes every rank-4 output in that layout (buffers of PhysicalShape), and
-// tensors of other ranks plainly. Backends declare the layouts they accept in their
-// SupportDeclaration; the partitioner offers each candidate in each of them.
+// A Primitive function may carry the BoundaryLayout attribute: a layout name
+// (support/tensor_format.h) for both sides, or "<parameters>><results>" (e.g. "plain>nchw8c")
+// for a partition that reads its rank-4 parameters in one layout and writes its rank-4 results
+// in another; without it the boundary is plain. A backend's executable then reads and writes
+// exactly those buffers (of PhysicalShape), and tensors of other ranks plainly. Backends
+// declare the layouts they accept in their SupportDeclaration; the partitioner offers each
+// candidate in each of them.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ir/expr.h"
+#include "support/partition_layouts.h"
 #include "support/tensor_format.h"
 
 namespace collage {
 
-// The boundary layout a Primitive function's attributes name; throws Error naming the
-// attribute's value when it is not a layout.
-Layout BoundaryLayoutOf(const Attrs& attrs);
-Layout BoundaryLayoutOf(const Function& function);
+// The boundary a Primitive function's attributes name; throws Error naming the attribute's
+// value when it is not one.
+PartitionLayouts BoundaryLayoutsOf(const Attrs& attrs);
+PartitionLayouts BoundaryLayoutsOf(const Function& function);
 
-// `function`'s boundary layout; throws Error "<backend>: boundary layout <name> is not
-// supported" when it is not one of `declared`.
-Layout DeclaredBoundaryLayoutOf(const Function& function, const std::string& backend,
-                                const std::vector<Layout>& declared);
+// `function`'s boundary; throws Error "<backend>: boundary layout <name> is not supported"
+// unless both of its layouts are `declared` and, when they differ, the pair is in `mixed`.
+PartitionLayouts DeclaredBoundaryLayoutsOf(const Function& function, const std::string& backend,
+                                           const std::vector<Layout>& declared,
+                                           const std::vector<PartitionLayouts>& mixed = {});
 
-// `function` with its BoundaryLayout attribute set (removed for plain).
-Function WithBoundaryLayout(const Function& function, Layout layout);
+// `function` with its BoundaryLayout attribute set (removed for a plain boundary).
+Function WithBoundaryLayouts(const Function& function, const PartitionLayouts& layouts);
 
-// The buffer shapes of a function's flattened parameters / results under its boundary layout.
+// The buffer shapes of a function's flattened parameters / results under its boundary.
 std::vector<Shape> BoundaryParameterShapes(const Function& function);
 std::vector<Shape> BoundaryResultShapes(const Function& function);
 
 // For backends that compute only in the plain layout: a type-checked function equivalent to
-// `function` whose parameters and results are the physical buffers of its boundary layout,
-// converted by transposes at the edges (which fusing code generators fold into the first and
-// last kernels); `function` itself when the boundary is plain. The result carries no
-// BoundaryLayout attribute. Throws Error for a channel-blocked boundary.
+// `function` whose parameters and results are the physical buffers of its boundary, converted
+// by transposes at the edges (which fusing code generators fold into the first and last
+// kernels); `function` itself when the boundary is plain. The result carries no BoundaryLayout
+// attribute. Throws Error for a channel-blocked side.
 Function WithPlainBody(const Function& function);
 
 }  // namespace collage

@@ -140,11 +140,12 @@ class Flattener {
 bool FlatPartition::IsOutput(int id) const { return std::find(outputs.begin(), outputs.end(), id) != outputs.end(); }
 
 FlatPartition FlattenPartition(const Function& function, const std::string& backend,
-                               const std::vector<Layout>& layouts, const std::vector<DType>& precisions) {
+                               const std::vector<Layout>& layouts, const std::vector<PartitionLayouts>& mixed,
+                               const std::vector<DType>& precisions) {
   if (!function->body->checked_type()) InferType(function);
-  const Layout layout = DeclaredBoundaryLayoutOf(function, backend, layouts);
+  const PartitionLayouts boundary_layouts = DeclaredBoundaryLayoutsOf(function, backend, layouts, mixed);
   FlatPartition partition = Flattener(backend).Run(function);
-  partition.boundary_layout = layout;
+  partition.boundary_layouts = boundary_layouts;
   partition.precision = PrecisionOf(function->attrs);
   if (partition.precision != DType::kF32) {
     if (std::find(precisions.begin(), precisions.end(), partition.precision) == precisions.end()) {

@@ -11,6 +11,7 @@
 #include "ir/expr.h"
 #include "support/quantization.h"
 #include "support/tensor.h"
+#include "support/partition_layouts.h"
 #include "support/tensor_format.h"
 
 namespace collage {
@@ -39,7 +40,7 @@ struct FlatPartition {
   std::vector<int> outputs;     // value ids of the flattened result
   std::vector<int> parameters;  // value id of parameter i
   std::vector<std::vector<int>> consumers;  // per value: indices of the calls reading it
-  Layout boundary_layout = Layout::kPlain;  // of rank-4 parameters and outputs (boundary_layout.h)
+  PartitionLayouts boundary_layouts;  // of rank-4 parameters and outputs (boundary_layout.h)
   DType precision = DType::kF32;             // what its products compute in (precision.h)
   std::vector<ActivationRange> parameter_ranges;  // per parameter when precision is not f32
 
@@ -52,10 +53,11 @@ struct FlatPartition {
 
 // Flattens a type-checked function (type-checks it when needed). Throws Error, prefixed with
 // "<backend>: ", for tuple parameters, op calls with tuple results, nested non-Composite
-// functions, projections of anything but a built tuple, a boundary layout not in `layouts` and
-// a precision other than f32 not in `precisions`.
+// functions, projections of anything but a built tuple, a boundary layout not in `layouts`, a
+// mixed boundary not in `mixed` and a precision other than f32 not in `precisions`.
 FlatPartition FlattenPartition(const Function& function, const std::string& backend,
                                const std::vector<Layout>& layouts = {Layout::kPlain},
+                               const std::vector<PartitionLayouts>& mixed = {},
                                const std::vector<DType>& precisions = {});
 
 }  // namespace collage

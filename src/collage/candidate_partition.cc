@@ -13,11 +13,11 @@ size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
   return ops;
 }
 
-Layout CandidatePartition::boundary_layout() const {
+PartitionLayouts CandidatePartition::boundary_layouts() const {
   for (const NestedSubGraph& nested : sub_graph_.nested()) {
-    if (nested.attrs.Has(attr::kPrimitive)) return BoundaryLayoutOf(nested.attrs);
+    if (nested.attrs.Has(attr::kPrimitive)) return BoundaryLayoutsOf(nested.attrs);
   }
-  return Layout::kPlain;
+  return {};
 }
 
 Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const {

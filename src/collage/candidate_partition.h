@@ -7,7 +7,7 @@
 
 #include "collage/cost.h"
 #include "collage/sub_graph.h"
-#include "support/tensor_format.h"
+#include "support/partition_layouts.h"
 
 namespace collage {
 
@@ -25,8 +25,8 @@ class CandidatePartition {
   const std::string& spec_name() const { return spec_name_; }
   const std::string& backend() const { return backend_; }
   const std::string& rule_name() const { return rule_name_; }
-  // The layout of its Primitive wrapping's boundary (plain when unwrapped or unset).
-  Layout boundary_layout() const;
+  // The layouts of its Primitive wrapping's boundary (plain when unwrapped or unset).
+  PartitionLayouts boundary_layouts() const;
 
   // How many op calls the sub-graph holds.
   size_t CountOpCalls(const DataflowGraph& graph) const;

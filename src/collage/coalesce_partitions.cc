@@ -7,7 +7,7 @@ namespace {
 
 bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
              const std::function<bool(const CandidatePartition&)>& mergeable) {
-  return lhs.backend() == rhs.backend() && lhs.boundary_layout() == rhs.boundary_layout() &&
+  return lhs.backend() == rhs.backend() && lhs.boundary_layouts() == rhs.boundary_layouts() &&
          PrimitiveAttrs(lhs.sub_graph()) && PrimitiveAttrs(rhs.sub_graph()) &&
          mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
 }

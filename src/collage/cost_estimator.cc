@@ -108,9 +108,12 @@ Cost AnalyticCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
 
 double AnalyticCostEstimator::BoundaryConversionSeconds(const DataflowGraph& graph, const CandidatePartition& candidate,
                                                         const BackendPerformance& performance) {
-  const Layout layout = candidate.boundary_layout();
-  if (layout == Layout::kPlain) return 0;
-  return 2.0 * candidate.sub_graph().BoundaryBytesChangedBy(graph, layout) / performance.memory_bandwidth;
+  const PartitionLayouts layouts = candidate.boundary_layouts();
+  if (layouts.IsPlain()) return 0;
+  const SubGraph& sub_graph = candidate.sub_graph();
+  const double bytes = sub_graph.InputBytesChangedBetween(graph, Layout::kPlain, layouts.parameters) +
+                       sub_graph.ExitBytesChangedBetween(graph, Layout::kPlain, layouts.results);
+  return 2.0 * bytes / performance.memory_bandwidth;
 }
 
 }  // namespace collage

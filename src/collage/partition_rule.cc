@@ -128,16 +128,32 @@ std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const Data
   return candidates;
 }
 
+namespace {
+
+// A boundary other than plain is offered only where it differs from the plain one and, when
+// mixed, from the uniform boundaries of its two layouts: some rank-4 value crossing the
+// sub-graph has different bytes in it.
+bool IsDistinctBoundary(const DataflowGraph& graph, const SubGraph& sub_graph, const PartitionLayouts& layouts) {
+  if (layouts.IsPlain()) return true;
+  if (layouts.IsUniform()) {
+    return sub_graph.InputBytesChangedBetween(graph, Layout::kPlain, layouts.parameters) +
+               sub_graph.ExitBytesChangedBetween(graph, Layout::kPlain, layouts.results) >
+           0;
+  }
+  return sub_graph.InputBytesChangedBetween(graph, layouts.parameters, layouts.results) > 0 &&
+         sub_graph.ExitBytesChangedBetween(graph, layouts.parameters, layouts.results) > 0;
+}
+
+}  // namespace
+
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
   for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
-    for (Layout layout : boundary_layouts_) {
+    for (const PartitionLayouts& layouts : boundaries_) {
+      if (!IsDistinctBoundary(graph, sub.sub_graph(), layouts)) continue;
       Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
-      if (layout != Layout::kPlain) {
-        if (sub.sub_graph().BoundaryBytesChangedBy(graph, layout) == 0) continue;
-        attrs.Set(attr::kBoundaryLayout, std::string(LayoutName(layout)));
-      }
+      if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
       candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(attrs)), sub.rule_name()));
     }
   }
@@ -146,8 +162,10 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
 
 std::string PrimitivePartitionRule::Describe() const {
   std::string layouts;
-  for (Layout layout : boundary_layouts_) layouts += std::string(layouts.empty() ? "" : ",") + LayoutName(layout);
-  return "PrimitivePartitionRule(" + name() + (boundary_layouts_.size() > 1 ? ", layouts=" + layouts : "") + ")";
+  for (const PartitionLayouts& boundary : boundaries_) {
+    layouts += (layouts.empty() ? "" : ",") + PartitionLayoutsName(boundary);
+  }
+  return "PrimitivePartitionRule(" + name() + (boundaries_.size() > 1 ? ", layouts=" + layouts : "") + ")";
 }
 
 std::vector<CandidatePartition> OnlyValidPartitionRule::AllCandidates(const DataflowGraph& graph,

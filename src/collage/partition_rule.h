@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "collage/candidate_partition.h"
-#include "support/tensor_format.h"
 #include "collage/combiner_rule.h"
+#include "support/partition_layouts.h"
 
 namespace collage {
 
@@ -116,20 +116,21 @@ class CompositePartitionRule final : public UnaryCombinatorRule {
 };
 
 // Wraps each sub-candidate as a Primitive function of the spec's backend, once per boundary
-// layout the backend takes (plain first); a layout other than plain is offered only where a
-// rank-4 value crossing the sub-graph's boundary has different bytes in it.
+// the backend takes (plain first; backend/boundary_layout.h); a boundary other than plain is
+// offered only where a rank-4 value crossing the sub-graph has different bytes in it than in
+// the plain boundary and, for a mixed one, than in the uniform boundaries of its two layouts.
 class PrimitivePartitionRule final : public UnaryCombinatorRule {
  public:
   PrimitivePartitionRule(std::string name, PartitionRulePtr sub_rule,
-                         std::vector<Layout> boundary_layouts = {Layout::kPlain})
-      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)), boundary_layouts_(std::move(boundary_layouts)) {}
+                         std::vector<PartitionLayouts> boundaries = {PartitionLayouts{}})
+      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)), boundaries_(std::move(boundaries)) {}
   std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
 
  protected:
   std::string Describe() const override;
 
  private:
-  std::vector<Layout> boundary_layouts_;
+  std::vector<PartitionLayouts> boundaries_;
 };
 
 class OnlyValidPartitionRule final : public UnaryCombinatorRule {

@@ -41,7 +41,11 @@ PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const Sub
         std::vector<std::shared_ptr<const CombinerRule>>{std::make_shared<AllSimpleCombinerRule>()}, config);
   }
   auto valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", rule, config);
-  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid, declaration.boundary_layouts)};
+  std::vector<PartitionLayouts> boundaries;
+  for (Layout layout : declaration.boundary_layouts) boundaries.push_back(PartitionLayouts::Uniform(layout));
+  boundaries.insert(boundaries.end(), declaration.mixed_boundary_layouts.begin(),
+                    declaration.mixed_boundary_layouts.end());
+  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid, std::move(boundaries))};
 }
 
 PartitionSpec MakeOpPredicateSpec(const SupportDeclaration& declaration, const SubGraphConfig& config) {

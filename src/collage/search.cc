@@ -17,7 +17,7 @@ namespace {
 
 constexpr size_t kNone = static_cast<size_t>(-1);
 
-const PartitionSide kModelSide{"", Layout::kPlain};
+const PartitionSide kModelSide{"", PartitionLayouts{}};
 
 // Whether node `value` is (a field of) the body's result.
 bool IsModelResult(const DataflowGraph& graph, size_t value) {
@@ -130,7 +130,7 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
         continue;
       }
       const BoundaryEntry* producer = FindEntry(from.boundary, value);
-      if (producer != nullptr && producer->side != side) {
+      if (producer != nullptr && !input.sides[producer->side].HandsOverFreelyTo(this_side)) {
         penalty += charge(input.sides[producer->side], this_side, value, graph);
       }
     }
@@ -140,7 +140,7 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
       for (size_t consumer : graph.node(value).outputs) {
         if (candidate.sub_graph().inside()[consumer] || !from.covered[consumer]) continue;
         const BoundaryEntry* entry = FindEntry(from.boundary, consumer);
-        if (entry == nullptr || entry->host || entry->side == side) continue;
+        if (entry == nullptr || entry->host || this_side.HandsOverFreelyTo(input.sides[entry->side])) continue;
         if (std::find(charged_partitions.begin(), charged_partitions.end(), entry->partition) !=
             charged_partitions.end()) {
           continue;
@@ -397,7 +397,7 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
   std::vector<size_t> side_of_candidate;
   for (const CandidatePartition& candidate : candidates) {
     coverable |= candidate.sub_graph().inside();
-    const PartitionSide side{candidate.spec_name(), candidate.boundary_layout()};
+    const PartitionSide side{candidate.spec_name(), candidate.boundary_layouts()};
     auto found = std::find(sides.begin(), sides.end(), side);
     side_of_candidate.push_back(static_cast<size_t>(found - sides.begin()));
     if (found == sides.end()) sides.push_back(side);

@@ -29,22 +29,26 @@
 #include "collage/candidate_partition.h"
 #include "collage/cost_estimator.h"
 #include "collage/partition_rule.h"
-#include "support/tensor_format.h"
+#include "support/partition_layouts.h"
 
 namespace collage {
 
-// One side of a dataflow edge between partitions: the partition's spec and the layout its
+// One side of a dataflow edge between partitions: the partition's spec and the layouts its
 // boundary takes (backend/boundary_layout.h). The model's parameters and results are the side
 // {"", plain}.
 struct PartitionSide {
   std::string spec;
-  Layout layout = Layout::kPlain;
+  PartitionLayouts layouts;
   bool operator==(const PartitionSide& other) const = default;
+  // Whether handing a value from a partition of this side to another of `consumer` can never
+  // cost anything: the same side, whose partitions read the layout they write.
+  bool HandsOverFreelyTo(const PartitionSide& consumer) const { return *this == consumer && layouts.IsUniform(); }
 };
 
 struct SearchOptions {
   // Seconds added for handing the value of node `value` from a partition of side `producer`
-  // to a partition of another side `consumer`: charged once per value and consuming
+  // to another partition of side `consumer` (unless producer.HandsOverFreelyTo(consumer)):
+  // charged once per value and consuming
   // partition, from the model's side for parameters and to it for the body's results; never
   // for constants or host partitions. Unset: no penalty.
   std::function<double(const PartitionSide& producer, const PartitionSide& consumer, size_t value,

@@ -81,17 +81,29 @@ bool SubGraph::Touches(const SubGraph& other) const {
   return output_.Intersects(other.inside_) || other.output_.Intersects(inside_);
 }
 
-double SubGraph::BoundaryBytesChangedBy(const DataflowGraph& graph, Layout layout) const {
+namespace {
+
+// The bytes of the tensor values in `values` (constants aside) whose bytes differ between
+// layouts `first` and `second`.
+double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second) {
   double bytes = 0;
-  for (const IndexSet* values : {&input_, &exit_}) {
-    for (size_t value : values->ToVector()) {
-      const Expr& expr = graph.node(value).expr;
-      const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
-      if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
-      if (!LayoutsShareBytes(tensor->shape, Layout::kPlain, layout)) bytes += TypeBytes(expr->checked_type());
-    }
+  for (size_t value : values.ToVector()) {
+    const Expr& expr = graph.node(value).expr;
+    const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
+    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
+    if (!LayoutsShareBytes(tensor->shape, first, second)) bytes += TypeBytes(expr->checked_type());
   }
   return bytes;
+}
+
+}  // namespace
+
+double SubGraph::InputBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const {
+  return BytesChangedBetween(graph, input_, first, second);
+}
+
+double SubGraph::ExitBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const {
+  return BytesChangedBetween(graph, exit_, first, second);
 }
 
 size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {

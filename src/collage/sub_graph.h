@@ -55,9 +55,10 @@ class SubGraph {
   // How many exits the disjoint union with `other` would have, without building it: an exit of
   // either side stays one when it is external or feeds a node outside both.
   size_t ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const;
-  // The bytes of the tensor values entering or leaving it (inputs and exits, constants aside:
-  // they are compiled into a partition) whose bytes differ between plain and `layout`.
-  double BoundaryBytesChangedBy(const DataflowGraph& graph, Layout layout) const;
+  // The bytes of the tensor values entering it (inputs) / leaving it (exits), constants aside
+  // (they are compiled into a partition), whose bytes differ between two layouts.
+  double InputBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const;
+  double ExitBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const;
 
   // Convex (no outside node is both reachable from the inside and reaches the inside),
   // non-empty, and within the config's limits.

@@ -7,7 +7,7 @@
 //                         match) it runs as one fused unit, e.g. "onednn.conv2d_bias_relu";
 //   fuses_like_fuse_ops   it is a code generator that runs any FuseOps-style group.
 // and the layouts its partitions can take and give their rank-4 tensors in
-// (backend/boundary_layout.h), plain first, and the reduced precisions (element types other
+// (backend/boundary_layout.h), plain first, with any mixed pairs, and the reduced precisions (element types other
 // than f32) it can compute ops in, with the ops it computes in each (backend/precision.h).
 #pragma once
 
@@ -18,6 +18,7 @@
 #include "ir/expr.h"
 #include "pattern/pattern.h"
 #include "pattern/pattern_matcher.h"
+#include "support/partition_layouts.h"
 #include "support/tensor_format.h"
 
 namespace collage {
@@ -36,6 +37,8 @@ struct SupportDeclaration {
   std::vector<BackendPattern> patterns;
   bool fuses_like_fuse_ops = false;
   std::vector<Layout> boundary_layouts = {Layout::kPlain};
+  // Pairs of those it also takes mixed: parameters in one layout, results in the other.
+  std::vector<PartitionLayouts> mixed_boundary_layouts = {};
   // Element types other than f32 some of its ops compute in (empty: f32 only), and whether it
   // computes this op call in `precision` (one of them). Declared only where the machine runs
   // them without a reference or emulated fallback.

@@ -70,7 +70,7 @@ void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGrap
     const CandidatePartition& chosen = result.chosen[c];
     const Cost cost = chosen.EstimatedCost(graph, estimator);
     plan.partitions.push_back(
-        PlannedPartition{result.symbols[c], chosen.backend(), chosen.boundary_layout(), chosen.CountOpCalls(graph),
+        PlannedPartition{result.symbols[c], chosen.backend(), chosen.boundary_layouts(), chosen.CountOpCalls(graph),
                          cost.seconds() * 1e3});
   }
 }
@@ -293,7 +293,7 @@ std::string ModelPlacement::Listing() const {
     for (size_t c = 0; c < function.result.chosen.size(); ++c) {
       if (function.result.symbols[c].empty()) continue;
       const PlannedPartition& planned = plan.partitions.at(partition++);
-      text << "  " << planned.symbol << "  " << WithLayoutSuffix(planned.backend, planned.layout) << "  " << planned.ops << " ops ("
+      text << "  " << planned.symbol << "  " << WithLayoutsSuffix(planned.backend, planned.layout) << "  " << planned.ops << " ops ("
            << ShortLabel(function.result.chosen[c].sub_graph().label(), 48) << ")  "
            << FormatMilliseconds(Cost::Seconds(planned.estimated_ms * 1e-3)) << " ms\n";
     }

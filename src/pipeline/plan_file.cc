@@ -93,9 +93,10 @@ PlannedPartition ParsePartitionLine(const std::string& value, const HeaderReader
       static_cast<size_t>(consumed) != value.size()) {
     reader.Fail(reader.line_number(), "malformed partition line '" + value + "'");
   }
-  const std::optional<Layout> parsed_layout = ParseLayout(layout);
+  const std::optional<PartitionLayouts> parsed_layout = ParsePartitionLayouts(layout);
   if (!parsed_layout) {
-    reader.Fail(reader.line_number(), "unknown layout '" + std::string(layout) + "' (expected one of " + LayoutNames() + ")");
+    reader.Fail(reader.line_number(), "unknown layout '" + std::string(layout) + "' (expected one of " + LayoutNames() +
+                                          ", or two of them as <parameters>><results>)");
   }
   partition.layout = *parsed_layout;
   partition.symbol = symbol;
@@ -122,7 +123,7 @@ std::string PlanToText(const Plan& plan) {
   text += "// cost: " + std::string(CostModelName(plan.cost_model)) + "\n";
   for (const PlannedPartition& partition : plan.partitions) {
     text += "// partition: " + partition.symbol + " backend=" + partition.backend +
-            " layout=" + LayoutName(partition.layout) + " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
+            " layout=" + PartitionLayoutsName(partition.layout) + " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
   }
   text += "// total_ms: " + FormatDouble(plan.total_ms) + "\n";
   std::string module = PrintModule(plan.module);

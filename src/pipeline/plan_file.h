@@ -15,7 +15,8 @@
 // is only run for a model with the same hash. The plan hash covers every other byte of the
 // file (header and module, constants included), so a plan edited by hand is refused; it
 // guards against edits and damage, not against someone who recomputes it. A partition's
-// layout is the boundary layout of its rank-4 values (its function's BoundaryLayout attribute);
+// layout is the boundary layout of its rank-4 values (its function's BoundaryLayout attribute:
+// one layout, or "plain>nchw8c" for parameters in one and results in another);
 // plans of formats 1 and 2, which predate layouts, are refused with a message naming the format.
 #pragma once
 
@@ -24,14 +25,14 @@
 
 #include "collage/cost_model.h"
 #include "ir/module.h"
-#include "support/tensor_format.h"
+#include "support/partition_layouts.h"
 
 namespace collage {
 
 struct PlannedPartition {
   std::string symbol;   // the partition function's global_symbol
   std::string backend;
-  Layout layout = Layout::kPlain;
+  PartitionLayouts layout;
   size_t ops = 0;
   double estimated_ms = 0;
 };

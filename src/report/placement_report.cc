@@ -5,6 +5,7 @@
 
 #include "ir/type.h"
 #include "support/error.h"
+#include "support/partition_layouts.h"
 
 namespace collage {
 namespace {
@@ -21,7 +22,7 @@ ReportPartition MakePartition(const std::string& symbol, const CandidatePartitio
   ReportPartition partition;
   partition.symbol = symbol;
   partition.backend = candidate.backend();
-  partition.layout = LayoutName(candidate.boundary_layout());
+  partition.layout = PartitionLayoutsName(candidate.boundary_layouts());
   partition.ops = candidate.CountOpCalls(graph);
   partition.label = candidate.sub_graph().label();
   partition.estimated_ms = Milliseconds(candidate.EstimatedCost(graph, estimator));

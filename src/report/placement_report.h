@@ -29,7 +29,7 @@ struct ReportAlternative {
 struct ReportPartition {
   std::string symbol;
   std::string backend;
-  std::string layout = "plain";                // its boundary layout (support/tensor_format.h)
+  std::string layout = "plain";                // its boundary layouts (support/partition_layouts.h)
   size_t ops = 0;
   std::string label;                           // the op names, "nn.conv2d+nn.relu"
   std::optional<double> estimated_ms;          // none for a step the partitioner did not plan

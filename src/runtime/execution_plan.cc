@@ -48,9 +48,9 @@ class PlanBuilder {
     TensorSlot target{TensorSlot::Source::kActivation, source.dtype, source.shape, 0, {}, layout};
     ExecutionStep step;
     step.global_symbol = "convert_" + std::to_string(next_conversion_++);
+    step.layouts = {source.layout, layout};
     step.inputs = {slot};
     step.outputs = {AddSlot(std::move(target))};
-    step.layout = layout;
     plan_.steps.push_back(std::move(step));
     return converted->second;
   }
@@ -104,7 +104,7 @@ class PlanBuilder {
       step.global_symbol = partition->attrs.Has(attr::kGlobalSymbol) ? partition->attrs.GetString(attr::kGlobalSymbol)
                                                                       : step.backend + "_partition";
       try {
-        step.layout = BoundaryLayoutOf(step.function);
+        step.layouts = BoundaryLayoutsOf(step.function);
       } catch (const Error& error) {
         throw Error("partition " + step.global_symbol + ": " + error.what());
       }
@@ -113,7 +113,7 @@ class PlanBuilder {
         if (!AsTensorType(arg->checked_type())) {
           throw Error("partition " + step.global_symbol + " takes a tuple argument; partitions take tensors only");
         }
-        step.inputs.push_back(InLayout(arg_slots.at(0), step.layout));
+        step.inputs.push_back(InLayout(arg_slots.at(0), step.layouts.parameters));
       }
     } else {
       step.global_symbol = "host_" + std::to_string(next_host_++);
@@ -121,7 +121,7 @@ class PlanBuilder {
     }
     std::vector<size_t>& outputs = slots_of_[call.get()];
     for (const TensorTypeNode* type : FlattenedTensorTypes(call->checked_type())) {
-      outputs.push_back(AddSlot({TensorSlot::Source::kActivation, type->dtype, type->shape, 0, {}, step.layout}));
+      outputs.push_back(AddSlot({TensorSlot::Source::kActivation, type->dtype, type->shape, 0, {}, step.layouts.results}));
     }
     step.outputs = outputs;
     plan_.steps.push_back(std::move(step));

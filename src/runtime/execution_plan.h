@@ -10,8 +10,8 @@
 //     wrapped in a function of its own (constant operands inlined) named host_<n>, compiled by
 //     the universal fallback backend;
 //   a conversion: a slot's buffer rewritten in another layout, named convert_<n>.
-// Each slot's buffer is in a layout: a partition's results in its boundary layout, everything
-// else plain. Where a step reads a slot in a layout whose bytes differ, a conversion step
+// Each slot's buffer is in a layout: a partition's results in its boundary's result layout,
+// everything else plain. Where a step reads a slot in a layout whose bytes differ, a conversion step
 // before it writes a new slot in that layout (once per slot and layout), and so does one for
 // the function's results.
 // Invariant: steps are in a dependency order, and each step's inputs are produced earlier;
@@ -24,6 +24,7 @@
 #include "ir/expr.h"
 #include "runtime/memory_planner.h"
 #include "support/tensor.h"
+#include "support/partition_layouts.h"
 #include "support/tensor_format.h"
 
 namespace collage {
@@ -47,7 +48,7 @@ struct ExecutionStep {
   std::string global_symbol;   // the partition's global_symbol, host_<n> or convert_<n>
   std::vector<size_t> inputs;  // one slot per parameter of `function`; a conversion: its source
   std::vector<size_t> outputs; // the slots of the function's result, flattened; a conversion: its target
-  Layout layout = Layout::kPlain;  // the boundary layout its inputs and outputs are in; a conversion: the target's
+  PartitionLayouts layouts;  // the layouts its inputs and outputs are in; a conversion: the source's and target's
 
   bool IsConversion() const { return function == nullptr; }
 };

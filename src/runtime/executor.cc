@@ -40,7 +40,7 @@ void CompileSteps(const ExecutionPlan& plan, const BackendRegistry& registry, co
     const ExecutionStep& step = plan.steps[i];
     if (step.IsConversion()) {
       const TensorSlot& source = plan.slots[step.inputs[0]];
-      executables[i] = MakeLayoutConversionExecutable(source.shape, source.layout, step.layout);
+      executables[i] = MakeLayoutConversionExecutable(source.shape, source.layout, step.layouts.results);
       backend_of_step[i] = kConversionBackendName;
       continue;
     }
@@ -125,7 +125,7 @@ Executor::Executor(const Module& module, const BackendRegistry& registry, const 
     std::vector<Shape>& shapes = state.input_shapes.emplace_back();
     for (size_t slot : step.inputs) {
       const TensorSlot& source = state.plan.slots[slot];
-      shapes.push_back(step.IsConversion() ? source.PhysicalShape() : PhysicalShape(source.shape, step.layout));
+      shapes.push_back(step.IsConversion() ? source.PhysicalShape() : PhysicalShape(source.shape, step.layouts.parameters));
     }
   }
 

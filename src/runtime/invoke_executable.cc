@@ -45,7 +45,7 @@ std::vector<Tensor> AllocateFlattened(const Type& type) {
 }
 
 std::vector<Tensor> AllocateResults(const Function& function) {
-  const Layout layout = BoundaryLayoutOf(function);
+  const Layout layout = BoundaryLayoutsOf(function).results;
   std::vector<Tensor> tensors;
   for (const TensorTypeNode* tensor : FlattenedTensorTypes(function->body->checked_type())) {
     tensors.push_back(Tensor::Zeros(tensor->dtype, PhysicalShape(tensor->shape, layout)));
@@ -66,7 +66,7 @@ Value InvokeExecutable(Executable& executable, const Function& function, const s
     throw Error("expected " + std::to_string(function->params.size()) + " arguments, got " +
                 std::to_string(args.size()));
   }
-  const Layout layout = BoundaryLayoutOf(function);
+  const PartitionLayouts layouts = BoundaryLayoutsOf(function);
   std::vector<Tensor> inputs;
   for (size_t i = 0; i < args.size(); ++i) {
     const TensorTypeNode* expected = AsTensorType(function->params[i]->checked_type());
@@ -77,14 +77,14 @@ Value InvokeExecutable(Executable& executable, const Function& function, const s
       throw Error("parameter %" + name + ": expected " + TypeToString(function->params[i]->checked_type()) +
                   ", got " + TypeToString(TensorType(tensor.dtype(), tensor.shape())));
     }
-    inputs.push_back(ConvertedLayout(tensor, Layout::kPlain, layout, tensor.shape()));
+    inputs.push_back(ConvertedLayout(tensor, Layout::kPlain, layouts.parameters, tensor.shape()));
   }
   std::vector<Tensor> outputs = AllocateResults(function);
   executable.Run(inputs, outputs);
   const std::vector<const TensorTypeNode*> result_types = FlattenedTensorTypes(function->body->checked_type());
   std::vector<Tensor> results;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    results.push_back(ConvertedLayout(outputs[i], layout, Layout::kPlain, result_types[i]->shape));
+    results.push_back(ConvertedLayout(outputs[i], layouts.results, Layout::kPlain, result_types[i]->shape));
   }
   return Unflatten(function->body->checked_type(), results);
 }

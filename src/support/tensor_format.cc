@@ -72,10 +72,6 @@ bool LayoutsShareBytes(const Shape& logical, Layout first, Layout second) {
   return other == Layout::kChannelsLast && channels == block;
 }
 
-std::string WithLayoutSuffix(const std::string& name, Layout layout) {
-  return layout == Layout::kPlain ? name : name + " [" + LayoutName(layout) + "]";
-}
-
 std::string FormatName(const TensorFormat& format) {
   return std::string(LayoutName(format.layout)) + "/" + std::string(DTypeName(format.dtype));
 }

@@ -60,10 +60,6 @@ struct TensorFormat {
   bool operator==(const TensorFormat& other) const = default;
 };
 
-// `name` followed by " [<layout>]" unless the layout is plain: how listings name a backend's
-// partition in a layout ("onednn [nchw8c]").
-std::string WithLayoutSuffix(const std::string& name, Layout layout);
-
 // "nhwc/f32".
 std::string FormatName(const TensorFormat& format);
 

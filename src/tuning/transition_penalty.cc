@@ -30,12 +30,12 @@ decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(Conversi
   return [cost = std::move(cost)](const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                                   const DataflowGraph& graph) {
     const Expr& expr = graph.node(value).expr;
-    if (expr->kind() == ExprKind::kConstant || producer.layout == consumer.layout) return 0.0;
+    const Layout from = producer.layouts.results;
+    const Layout to = consumer.layouts.parameters;
+    if (expr->kind() == ExprKind::kConstant || from == to) return 0.0;
     double seconds = 0;
     ForEachTensorType(expr->checked_type(), [&](const TensorTypeNode& tensor) {
-      if (!LayoutsShareBytes(tensor.shape, producer.layout, consumer.layout)) {
-        seconds += cost(tensor.shape, tensor.dtype, producer.layout, consumer.layout);
-      }
+      if (!LayoutsShareBytes(tensor.shape, from, to)) seconds += cost(tensor.shape, tensor.dtype, from, to);
     });
     return seconds;
   };

@@ -68,7 +68,7 @@ TEST(ExplainTest, HostNodesAreSummedAndAlternativesMayComeFromOtherBackends) {
 // alternative that lost.
 TEST(ExplainTest, PartitionsAndAlternativesNameTheirBoundaryLayout) {
   MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition& candidate) {
-    if (candidate.backend() == "a") return Cost::Seconds(candidate.boundary_layout() == Layout::kPlain ? 1e-3 : 0.5e-3);
+    if (candidate.backend() == "a") return Cost::Seconds(candidate.boundary_layouts().IsPlain() ? 1e-3 : 0.5e-3);
     return Cost::Seconds(1e-3);
   });
   const Var x = MakeVar("x", testing::F32({1, 3, 4, 4}));

@@ -19,10 +19,10 @@ using collage_testing::GraphOf;
 
 // A deterministic pseudo-random cost in [1, 10) per (inside set, spec, boundary layout).
 Cost HashedCost(const DataflowGraph&, const CandidatePartition& candidate) {
-  const Layout layout = candidate.boundary_layout();
+  const PartitionLayouts layouts = candidate.boundary_layouts();
   std::mt19937_64 random(std::hash<std::string>{}(candidate.sub_graph().inside().ToString() + "/" +
                                                    candidate.spec_name() +
-                                                   (layout == Layout::kPlain ? "" : LayoutName(layout))));
+                                                   (layouts.IsPlain() ? "" : PartitionLayoutsName(layouts))));
   return Cost::Seconds(std::uniform_real_distribution<double>(1.0, 10.0)(random));
 }
 
@@ -91,7 +91,7 @@ double BestCover(const DataflowGraph& graph, const std::vector<CandidatePartitio
 // the body's result, to the model's side.
 double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                         const std::vector<size_t>& chosen, const SearchOptions& options) {
-  const PartitionSide model_side{"", Layout::kPlain};
+  const PartitionSide model_side{"", PartitionLayouts{}};
   std::vector<const CandidatePartition*> partition_of(graph.size(), nullptr);
   for (size_t c : chosen) {
     for (size_t node : candidates[c].sub_graph().inside().ToVector()) partition_of[node] = &candidates[c];
@@ -104,7 +104,7 @@ double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidateP
     } else if (partition == nullptr) {
       continue;
     } else if (partition->spec_name() != options.host_spec) {
-      value_side[node.index] = PartitionSide{partition->spec_name(), partition->boundary_layout()};
+      value_side[node.index] = PartitionSide{partition->spec_name(), partition->boundary_layouts()};
     } else if (node.inputs.size() == 1) {
       value_side[node.index] = value_side[node.inputs[0]];
     }
@@ -120,9 +120,16 @@ double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidateP
   double total = 0;
   for (size_t c : chosen) {
     if (candidates[c].spec_name() == options.host_spec) continue;
-    const PartitionSide side{candidates[c].spec_name(), candidates[c].boundary_layout()};
+    const PartitionSide side{candidates[c].spec_name(), candidates[c].boundary_layouts()};
+    // A hand-over is free only between partitions of one side whose results' layout is its
+    // parameters'.
+    const auto charged = [&](const PartitionSide& producer) {
+      const bool same_side = producer.spec == side.spec && producer.layouts.parameters == side.layouts.parameters &&
+                             producer.layouts.results == side.layouts.results;
+      return !same_side || producer.layouts.parameters != producer.layouts.results;
+    };
     for (size_t value : candidates[c].sub_graph().input().ToVector()) {
-      if (value_side[value] && !(*value_side[value] == side)) {
+      if (value_side[value] && charged(*value_side[value])) {
         total += options.transition_penalty(*value_side[value], side, value, graph);
       }
     }
@@ -212,10 +219,10 @@ SearchOptions ValueDependentPenalty() {
   options.host_spec = "host";
   options.transition_penalty = [](const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                                   const DataflowGraph&) {
-    EXPECT_FALSE(producer == consumer);
+    EXPECT_FALSE(producer.HandsOverFreelyTo(consumer));
     EXPECT_NE(producer.spec, "host");
     EXPECT_NE(consumer.spec, "host");
-    return 0.5 + 0.75 * static_cast<double>(value % 4) + (producer.layout != consumer.layout ? 0.6 : 0.0);
+    return 0.5 + 0.75 * static_cast<double>(value % 4) + (producer.layouts.results != consumer.layouts.parameters ? 0.6 : 0.0);
   };
   options.transition_penalty_bound = [](size_t value, const DataflowGraph&) {
     return 0.5 + 0.75 * static_cast<double>(value % 4) + 0.6;
@@ -249,6 +256,7 @@ std::vector<PartitionSpec> SpecsWithLayouts() {
   const SubGraphConfig shallow{.max_exits = 1, .allow_taps = false, .max_depth = 3};
   SupportDeclaration a = Declare("a", {"nn.relu", "add", "tanh", "multiply"});
   a.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
+  a.mixed_boundary_layouts = {{Layout::kPlain, Layout::kChannelsLast}, {Layout::kChannelsLast, Layout::kPlain}};
   SupportDeclaration generator;
   generator.backend = "tvm";
   generator.fuses_like_fuse_ops = true;
@@ -263,12 +271,15 @@ TEST(SearchTest, DijkstraWithBoundaryLayoutsMatchesExhaustiveEnumeration) {
   const SearchOptions options = ValueDependentPenalty();
   size_t channels_last_plans = 0;
   size_t channels_last_candidates = 0;
+  size_t mixed_candidates = 0;
+  size_t mixed_plans = 0;
   for (uint64_t seed = 1; seed <= 120; ++seed) {
     const DataflowGraph graph =
         GraphOf(testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 9), Shape{1, 2, 2, 2}));
     const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
     for (const CandidatePartition& candidate : candidates) {
-      channels_last_candidates += candidate.boundary_layout() == Layout::kChannelsLast;
+      channels_last_candidates += candidate.boundary_layouts() == PartitionLayouts::Uniform(Layout::kChannelsLast);
+      mixed_candidates += !candidate.boundary_layouts().IsUniform();
     }
     MockCostEstimator estimator(HashedCost);
     const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
@@ -277,21 +288,25 @@ TEST(SearchTest, DijkstraWithBoundaryLayoutsMatchesExhaustiveEnumeration) {
     });
     ASSERT_NEAR(result.total.seconds(), best, 1e-9 * best) << "seed " << seed;
     for (const CandidatePartition& chosen : result.chosen) {
-      if (chosen.boundary_layout() == Layout::kChannelsLast) {
+      if (chosen.boundary_layouts() == PartitionLayouts::Uniform(Layout::kChannelsLast)) {
         ++channels_last_plans;
         break;
       }
     }
+    mixed_plans += std::any_of(result.chosen.begin(), result.chosen.end(),
+                               [](const CandidatePartition& chosen) { return !chosen.boundary_layouts().IsUniform(); });
   }
   EXPECT_GT(channels_last_candidates, 100u);
   EXPECT_GT(channels_last_plans, 10u);  // channels-last partitions do win some plans
+  EXPECT_GT(mixed_candidates, 100u);
+  EXPECT_GT(mixed_plans, 5u);  // and so do partitions reading one layout and writing another
 }
 
 // Plain [2, 3] tensors have the same bytes in every layout: no channels-last variant is offered.
 TEST(SearchTest, NoChannelsLastVariantWhereTheBytesAgree) {
   const DataflowGraph graph = GraphOf(testing::MakeRandomDag(7, 6));
   for (const CandidatePartition& candidate : AllCandidates(graph, SpecsWithLayouts())) {
-    EXPECT_EQ(candidate.boundary_layout(), Layout::kPlain) << candidate.ToString();
+    EXPECT_TRUE(candidate.boundary_layouts().IsPlain()) << candidate.ToString();
   }
 }
 

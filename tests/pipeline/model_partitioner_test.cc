@@ -57,6 +57,35 @@ TEST(ModelPartitionerTest, AnUnknownCostModelInAPlanIsAnErrorNamingTheLine) {
   }
 }
 
+// A partition header's layout names a uniform boundary ("nhwc") or a mixed one
+// ("plain>nhwc"); both round-trip, and an unknown one is an error naming the line.
+TEST(ModelPartitionerTest, PlanHeadersNameMixedBoundaries) {
+  PartitionRequest request;
+  request.model_path = kConvBlock;
+  request.backends = {"native"};
+  request.show_progress = false;
+  Plan plan = PlaceModel(LoadModelForPlacement(kConvBlock), request).plan;
+  ASSERT_FALSE(plan.partitions.empty());
+  const std::string text = PlanToText(plan);
+  const size_t layout = text.find(" layout=plain ");
+  ASSERT_NE(layout, std::string::npos) << text;
+  plan.partitions[0].layout = {Layout::kPlain, Layout::kChannelsLast};
+  const std::string mixed = PlanToText(plan);
+  EXPECT_NE(mixed.find(" layout=plain>nhwc "), std::string::npos) << mixed;
+  const Plan reread = ParsePlan(mixed, "mixed.plan");
+  EXPECT_EQ(reread.partitions[0].layout, (PartitionLayouts{Layout::kPlain, Layout::kChannelsLast}));
+  EXPECT_EQ(PlanToText(reread), mixed);
+  std::string unknown = text;
+  unknown.replace(layout, 14, " layout=plain>nchw4c ");
+  try {
+    ParsePlan(unknown, "unknown.plan");
+    ADD_FAILURE() << "an unknown boundary was accepted";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("unknown layout 'plain>nchw4c'"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("unknown.plan:"), std::string::npos) << error.what();
+  }
+}
+
 TEST(ModelPartitionerTest, GraphStageOffersTheRegionBackendAndDecidesByAFinalMeasurement) {
   if (!HasBackend("onednn")) GTEST_SKIP() << "built without onednn";
   testing::TempDirectory directory;

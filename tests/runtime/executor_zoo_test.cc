@@ -92,19 +92,19 @@ TEST_P(ExecutorZooTest, MixedLayoutPlacementMatchesTorch) {
   MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition& candidate) {
     if (candidate.spec_name() == MakeHostSpec().name) return Cost::Zero();
     std::mt19937_64 random(std::hash<std::string>{}(candidate.sub_graph().inside().ToString() + candidate.spec_name() +
-                                                    LayoutName(candidate.boundary_layout())));
+                                                    PartitionLayoutsName(candidate.boundary_layouts())));
     return Cost::Seconds(std::uniform_real_distribution<double>(1.0, 2.0)(random) *
                          static_cast<double>(candidate.sub_graph().inside().Count()));
   });
   const Module simplified = StandardPipeline()(zoo->model.module);
   const PartitionResult placed = Partition(simplified.main(), specs, estimator);
-  std::map<Layout, size_t> partitions_in;
-  for (const CandidatePartition& chosen : placed.chosen) ++partitions_in[chosen.boundary_layout()];
+  std::map<PartitionLayouts, size_t> partitions_in;
+  for (const CandidatePartition& chosen : placed.chosen) ++partitions_in[chosen.boundary_layouts()];
   ExecutorOptions options;
   options.compile.threads = 2;
   Executor executor(Module(placed.function), BackendRegistry::Global(), options);
   std::cout << GetParam() << ": " << placed.chosen.size() << " partitions (";
-  for (const auto& [layout, count] : partitions_in) std::cout << " " << LayoutName(layout) << " " << count;
+  for (const auto& [layout, count] : partitions_in) std::cout << " " << PartitionLayoutsName(layout) << " " << count;
   std::cout << " ), " << executor.num_steps() << " executor steps, conversions included" << std::endl;
   EXPECT_TRUE(testing::OutputsMatch(zoo->model, executor.Run(zoo->arguments), zoo->torch_outputs, 1e-3));
 }

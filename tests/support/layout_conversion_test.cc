@@ -140,8 +140,6 @@ TEST(LayoutConversionTest, OnlyRankFourTensorsChangeShape) {
   EXPECT_EQ(ParseLayout("nchw16c"), Layout::kChannelBlocked16);
   EXPECT_EQ(LayoutNames(), "plain, nhwc, nchw8c, nchw16c");
   EXPECT_EQ(FormatName({Layout::kChannelsLast, DType::kF32}), "nhwc/f32");
-  EXPECT_EQ(WithLayoutSuffix("onednn", Layout::kChannelBlocked8), "onednn [nchw8c]");
-  EXPECT_EQ(WithLayoutSuffix("onednn", Layout::kPlain), "onednn");
 }
 
 TEST(LayoutConversionTest, ConvertedLayoutSharesTheBufferOnlyWhereTheBytesAgree) {

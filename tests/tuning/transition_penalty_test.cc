@@ -41,9 +41,9 @@ TEST(TransitionPenaltyTest, ChargesConversionsOnlyWhereTheBytesDiffer) {
   const DataflowGraph graph = DataflowGraph::Create(function->body);
   CountingCost counting;
   const auto penalty = ConversionTransitionPenalty(counting.AsFunction());
-  const PartitionSide plain{"a", Layout::kPlain};
-  const PartitionSide channels_last{"b", Layout::kChannelsLast};
-  const PartitionSide other_plain{"c", Layout::kPlain};
+  const PartitionSide plain{"a", PartitionLayouts::Uniform(Layout::kPlain)};
+  const PartitionSide channels_last{"b", PartitionLayouts::Uniform(Layout::kChannelsLast)};
+  const PartitionSide other_plain{"c", PartitionLayouts::Uniform(Layout::kPlain)};
 
   EXPECT_EQ(penalty(plain, channels_last, IndexOf(graph, product), graph), 12.0);
   EXPECT_EQ(penalty(channels_last, plain, IndexOf(graph, product), graph), 12.0);
@@ -81,8 +81,34 @@ TEST(TransitionPenaltyTest, BoundIsTheDearestConversionAmongTheOfferedLayouts) {
   EXPECT_EQ(two(IndexOf(graph, pooled), graph), 0.0);
   EXPECT_EQ(three(IndexOf(graph, pooled), graph), 9.0);
   const auto penalty = ConversionTransitionPenalty(cost);
-  EXPECT_EQ(penalty({"a", Layout::kPlain}, {"b", Layout::kChannelBlocked8}, IndexOf(graph, pooled), graph), 9.0);
-  EXPECT_EQ(penalty({"a", Layout::kChannelBlocked8}, {"b", Layout::kChannelBlocked8}, IndexOf(graph, image), graph), 0.0);
+  const PartitionSide plain{"a", PartitionLayouts::Uniform(Layout::kPlain)};
+  const PartitionSide blocked{"b", PartitionLayouts::Uniform(Layout::kChannelBlocked8)};
+  EXPECT_EQ(penalty(plain, blocked, IndexOf(graph, pooled), graph), 9.0);
+  EXPECT_EQ(penalty({"a", blocked.layouts}, blocked, IndexOf(graph, image), graph), 0.0);
+}
+
+// A mixed side writes its results in one layout and reads its parameters in another: what it
+// hands over converts from the former to the consumer's parameter layout, even to its own side.
+TEST(TransitionPenaltyTest, MixedSidesConvertFromTheirResultLayout) {
+  Var x = MakeVar("x", testing::F32({1, 3, 2, 2}));
+  const Expr image = CallOp("nn.relu", {x});
+  const Function function = MakeFunction({x}, image);
+  InferType(function);
+  const DataflowGraph graph = DataflowGraph::Create(function->body);
+  const ConversionCost cost = [](const Shape& shape, DType, Layout from, Layout to) {
+    return static_cast<double>(NumElements(shape)) * (from == Layout::kChannelBlocked8 ? 2 : 1) *
+           (to == Layout::kChannelBlocked8 ? 3 : 1);
+  };
+  const auto penalty = ConversionTransitionPenalty(cost);
+  const PartitionSide entering{"a", {Layout::kPlain, Layout::kChannelBlocked8}};
+  const PartitionSide blocked{"a", PartitionLayouts::Uniform(Layout::kChannelBlocked8)};
+  const PartitionSide plain{"b", PartitionLayouts::Uniform(Layout::kPlain)};
+  EXPECT_EQ(penalty(entering, blocked, IndexOf(graph, image), graph), 0.0);
+  EXPECT_EQ(penalty(entering, plain, IndexOf(graph, image), graph), 24.0);
+  EXPECT_EQ(penalty(entering, entering, IndexOf(graph, image), graph), 24.0);
+  EXPECT_EQ(penalty(plain, entering, IndexOf(graph, image), graph), 0.0);
+  EXPECT_FALSE(entering.HandsOverFreelyTo(entering));
+  EXPECT_TRUE(blocked.HandsOverFreelyTo(blocked));
 }
 
 TEST(TransitionPenaltyTest, MeasuredConversionsAreRememberedAndPositive) {

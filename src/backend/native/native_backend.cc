@@ -8,6 +8,15 @@
 #include "support/error.h"
 
 namespace collage {
+namespace {
+
+// The generated kernels compute in plain; a channels-last side becomes transposes at the edges.
+const std::vector<Layout>& BoundaryLayouts() {
+  static const std::vector<Layout> layouts = {Layout::kPlain, Layout::kChannelsLast};
+  return layouts;
+}
+
+}  // namespace
 
 std::string NativeBackend::version() const {
   // Edits of the generator or the runtime headers reach cost keys through the backend's source
@@ -24,7 +33,7 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.backend = name();
   declaration.supports_op = [](const CallNode&) { return true; };
   declaration.fuses_like_fuse_ops = true;
-  declaration.boundary_layouts = {Layout::kPlain, Layout::kChannelsLast};
+  declaration.boundary_layouts = BoundaryLayouts();
   // Element-wise forms fuse into one loop anyway; a decomposed layer norm's two reductions
   // would split it into several kernels.
   const DecomposedForm& layer_norm = DecomposedFormNamed("layer_norm");
@@ -63,6 +72,7 @@ std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>
   for (size_t f = 0; f < functions.size(); ++f) {
     try {
       // A channels-last boundary becomes transposes that fuse into the first and last kernels.
+      DeclaredBoundaryLayoutsOf(functions[f], name(), BoundaryLayouts());
       planned[f] =
           native::PlanFunction(FuseDecomposedFormsInPartition(WithPlainBody(functions[f]), NativeFusedForms()));
     } catch (const Error& error) {

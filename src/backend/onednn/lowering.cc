@@ -44,7 +44,7 @@ Lowering::Lowering(FlatPartition partition, dnnl::engine engine)
            std::string(DTypeName(flat.dtype)) + " (only f32 is supported)");
     }
     if (flat.source == FlatValue::Source::kParameter) {
-      memory input(BoundaryDesc(flat.shape, partition_.boundary_layout), engine_, DNNL_MEMORY_NONE);
+      memory input(BoundaryDesc(flat.shape, partition_.boundary_layouts.parameters), engine_, DNNL_MEMORY_NONE);
       bindings_.push_back({input, true, flat.parameter_index});
       layouts_[id] = {input};
     } else {
@@ -128,7 +128,7 @@ memory Lowering::View(const memory& source, const memory::desc& desc) {
 
 memory Lowering::Define(int id, const memory::desc& desc) {
   memory result;
-  if (desc == BoundaryDesc(value(id).shape, partition_.boundary_layout)) {
+  if (desc == BoundaryDesc(value(id).shape, partition_.boundary_layouts.results)) {
     for (size_t j = 0; j < partition_.outputs.size(); ++j) {
       if (partition_.outputs[j] != id || output_written_[j]) continue;
       result = memory(desc, engine_, DNNL_MEMORY_NONE);
@@ -158,7 +158,7 @@ Program Lowering::Finish() && {
   for (size_t j = 0; j < partition_.outputs.size(); ++j) {
     if (output_written_[j]) continue;
     const int id = partition_.outputs[j];
-    memory output(BoundaryDesc(value(id).shape, partition_.boundary_layout), engine_, DNNL_MEMORY_NONE);
+    memory output(BoundaryDesc(value(id).shape, partition_.boundary_layouts.results), engine_, DNNL_MEMORY_NONE);
     bindings_.push_back({output, false, static_cast<int>(j)});
     const memory source = Home(id);
     AddStep(dnnl::reorder(source, output), {{DNNL_ARG_FROM, source}, {DNNL_ARG_TO, output}});

@@ -37,6 +37,22 @@ const std::vector<Layout>& BoundaryLayouts() {
   return layouts;
 }
 
+// Partitions that read plain tensors and leave blocked ones, and back: a model's first
+// convolutions hand their activations to blocked partitions, and its last ones to plain code,
+// without a conversion step in between.
+const std::vector<PartitionLayouts>& MixedBoundaryLayouts() {
+  static const std::vector<PartitionLayouts> mixed = [] {
+    std::vector<PartitionLayouts> result;
+    for (Layout layout : BoundaryLayouts()) {
+      if (ChannelBlock(layout) == 0) continue;
+      result.push_back({Layout::kPlain, layout});
+      result.push_back({layout, Layout::kPlain});
+    }
+    return result;
+  }();
+  return mixed;
+}
+
 bool IsF32(const Type& type) {
   const TensorTypeNode* tensor = AsTensorType(type);
   return tensor != nullptr && tensor->dtype == DType::kF32;
@@ -143,6 +159,7 @@ SupportDeclaration OnednnBackend::Support() const {
   declaration.supports_op = SupportsCall;
   declaration.patterns = onednn::PatternTable();
   declaration.boundary_layouts = BoundaryLayouts();
+  declaration.mixed_boundary_layouts = MixedBoundaryLayouts();
   declaration.reduced_precisions = DeclaredPrecisions();
   declaration.supports_precision = SupportsPrecision;
   return declaration;
@@ -171,7 +188,7 @@ std::unique_ptr<Executable> OnednnBackend::Compile(const Function& function, con
   try {
     const Function fused = FuseDecomposedFormsInPartition(function, onednn::FusedForms());
     onednn::Program program =
-        onednn::LowerPartition(FlattenPartition(fused, name(), BoundaryLayouts(), DeclaredPrecisions()), CpuEngine());
+        onednn::LowerPartition(FlattenPartition(fused, name(), BoundaryLayouts(), MixedBoundaryLayouts(), DeclaredPrecisions()), CpuEngine());
     return onednn::MakeExecutable(std::move(program), CpuEngine(), options.threads);
   } catch (const dnnl::error& error) {
     throw Error(std::string("onednn: no oneDNN implementation: ") + error.what());

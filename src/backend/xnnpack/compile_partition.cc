@@ -108,7 +108,7 @@ std::unique_ptr<Executable> CompilePartition(const Function& function, int threa
   CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), XNN_FLAG_YIELD_WORKERS, &runtime),
               "xnn_create_runtime_v2");
   return std::make_unique<XnnpackExecutable>(std::move(pool), builder.TakeStaticData(), Runtime(runtime),
-                                             std::move(input_shapes), std::move(outputs), BoundaryLayoutOf(function));
+                                             std::move(input_shapes), std::move(outputs), BoundaryLayoutsOf(function).parameters);
 }
 
 }  // namespace collage::xnnpack

@@ -54,7 +54,7 @@ BackendPerformance XnnpackBackend::Performance() const {
 }
 
 std::unique_ptr<Executable> XnnpackBackend::Compile(const Function& function, const CompileOptions& options) const {
-  DeclaredBoundaryLayoutOf(function, name(), kBoundaryLayouts);
+  DeclaredBoundaryLayoutsOf(function, name(), kBoundaryLayouts);
   return xnnpack::CompilePartition(function, options.threads);
 }
 
