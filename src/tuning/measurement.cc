@@ -13,6 +13,7 @@
 #include "ir/type_inference.h"
 #include "runtime/invoke_executable.h"
 #include "support/error.h"
+#include "support/layout_conversion.h"
 #include "support/statistics.h"
 
 namespace collage {
@@ -76,11 +77,13 @@ Measurement MeasurePartition(const Backend& backend, const Function& function, c
                              const MeasurementOptions& options, uint64_t seed) {
   if (!function->body->checked_type()) InferType(function);
   const std::unique_ptr<Executable> executable = backend.Compile(function, compile_options);
-  // Random values in the buffers of the boundary layout: the layout changes no timing here.
-  const std::vector<Shape> shapes = BoundaryParameterShapes(function);
+  // Random values converted into the parameters' layout, so that a channel-blocked buffer's
+  // padding holds zeros as it would in a run.
+  const Layout layout = BoundaryLayoutsOf(function).parameters;
   std::vector<Tensor> inputs;
   for (const Value& argument : RandomArguments(function, seed)) {
-    inputs.push_back(argument.tensor().Reshaped(shapes[inputs.size()]));
+    const Tensor& tensor = argument.tensor();
+    inputs.push_back(ConvertedLayout(tensor, Layout::kPlain, layout, tensor.shape()));
   }
   std::vector<Tensor> outputs = AllocateResults(function);
   return MeasureRepeatedly([&] { executable->Run(inputs, outputs); }, options);

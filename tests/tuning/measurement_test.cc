@@ -6,6 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include "backend/backend.h"
+#include "backend/boundary_layout.h"
 #include "backend/reference/reference_backend.h"
 #include "testing/graph_builders.h"
 
@@ -94,6 +96,34 @@ TEST(MeasurementTest, MeasuresACompiledPartitionOnRandomInputs) {
       MeasurePartition(ReferenceBackend(), testing::MakeConvBiasRelu(), CompileOptions{}, options, 1);
   EXPECT_EQ(measurement.runs, 3);
   EXPECT_GT(measurement.median_seconds, 0);
+}
+
+// Three channels pad to a whole block in a channel-blocked layout: every boundary a backend
+// declares is measurable there, the padded ones included (they were once refused as "cannot
+// reshape", which made every candidate with such a value invalid).
+TEST(MeasurementTest, MeasuresEveryDeclaredBoundaryOfAThreeChannelConvolution) {
+  MeasurementOptions options;
+  options.min_runs = options.max_runs = 1;
+  size_t padded = 0;
+  bool blocked_declared = false;
+  for (const BackendPtr& backend : BackendRegistry::Global().All()) {
+    const SupportDeclaration declaration = backend->Support();
+    for (Layout layout : declaration.boundary_layouts) blocked_declared |= ChannelBlock(layout) != 0;
+    std::vector<PartitionLayouts> boundaries = declaration.mixed_boundary_layouts;
+    for (Layout layout : declaration.boundary_layouts) boundaries.push_back(PartitionLayouts::Uniform(layout));
+    for (const PartitionLayouts& layouts : boundaries) {
+      const Function function = WithBoundaryLayouts(testing::MakeConvBiasRelu(), layouts);
+      try {
+        backend->Compile(function, CompileOptions{});
+      } catch (const Error&) {
+        continue;  // the backend does not run this function; not what is tested here
+      }
+      EXPECT_NO_THROW(MeasurePartition(*backend, function, CompileOptions{}, options, 1))
+          << backend->name() << " " << PartitionLayoutsName(layouts);
+      padded += ChannelBlock(layouts.parameters) != 0;
+    }
+  }
+  EXPECT_EQ(padded > 0, blocked_declared);
 }
 
 }  // namespace
