@@ -59,7 +59,7 @@ bool SameCandidate(const CandidatePartition& lhs, const CandidatePartition& rhs)
 std::string DescribeCandidates(const std::vector<CandidatePartition>& candidates, size_t label_width) {
   std::string text;
   for (const CandidatePartition& candidate : candidates) {
-    text += (text.empty() ? "" : " + ") + WithLayoutSuffix(candidate.spec_name(), candidate.boundary_layout()) + "(" +
+    text += (text.empty() ? "" : " + ") + WithLayoutSuffix(candidate.spec_name(), candidate.boundary_layout(), candidate.precision()) + "(" +
             ShortLabel(candidate.sub_graph().label(), label_width) + ")";
   }
   return text;
@@ -115,7 +115,8 @@ std::string Explanation::ToString() const {
     const std::string ops = std::to_string(partition.candidate.sub_graph().inside().Count()) + " " +
                             ShortLabel(partition.candidate.sub_graph().label(), kOpsWidth);
     rows.push_back({std::to_string(p + 1),
-                    WithLayoutSuffix(partition.candidate.backend(), partition.candidate.boundary_layout()), ops, FormatMilliseconds(partition.cost),
+                    WithLayoutSuffix(partition.candidate.backend(), partition.candidate.boundary_layout(),
+                                     partition.candidate.precision()), ops, FormatMilliseconds(partition.cost),
                     share(partition.cost), DescribeAlternative(partition)});
   }
   if (host_nodes > 0) {

@@ -41,7 +41,11 @@ PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const Sub
         std::vector<std::shared_ptr<const CombinerRule>>{std::make_shared<AllSimpleCombinerRule>()}, config);
   }
   auto valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", rule, config);
-  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid, declaration.boundary_layouts)};
+  ReducedPrecisions reduced;
+  if (declaration.supports_precision) reduced = {declaration.reduced_precisions, declaration.supports_precision};
+  return PartitionSpec{backend, backend,
+                       std::make_shared<PrimitivePartitionRule>(backend, valid, declaration.boundary_layouts,
+                                                                std::move(reduced))};
 }
 
 PartitionSpec MakeOpPredicateSpec(const SupportDeclaration& declaration, const SubGraphConfig& config) {

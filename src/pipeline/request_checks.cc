@@ -39,6 +39,20 @@ void CheckBackendNames(const std::vector<std::string>& names) {
   }
 }
 
+void CheckTolerance(double tolerance, const std::string& text) {
+  if (!(tolerance > 0 && tolerance <= 1e6)) throw UsageError("--tolerance expects a number in (0, 1000000], got '" + text + "'");
+}
+
+void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model, SearchLevel search) {
+  if (mode != PrecisionMode::kAuto) return;
+  if (cost_model != CostModel::kMeasured) {
+    throw UsageError("--precision auto chooses precisions by measured cost: it needs --cost measured");
+  }
+  if (search != SearchLevel::kOp) {
+    throw UsageError("--precision auto follows the op-level search: it needs --search op");
+  }
+}
+
 void CheckCostOptions(CostModel cost_model, SearchLevel search, bool database_given) {
   if (database_given && cost_model != CostModel::kMeasured) {
     throw UsageError("--db (the measured-cost database) needs --cost measured");

@@ -72,8 +72,10 @@ bool LayoutsShareBytes(const Shape& logical, Layout first, Layout second) {
   return other == Layout::kChannelsLast && channels == block;
 }
 
-std::string WithLayoutSuffix(const std::string& name, Layout layout) {
-  return layout == Layout::kPlain ? name : name + " [" + LayoutName(layout) + "]";
+std::string WithLayoutSuffix(const std::string& name, Layout layout, DType precision) {
+  std::string suffix = layout == Layout::kPlain ? "" : std::string(LayoutName(layout));
+  if (precision != DType::kF32) suffix += std::string(suffix.empty() ? "" : " ") + std::string(DTypeName(precision));
+  return suffix.empty() ? name : name + " [" + suffix + "]";
 }
 
 std::string FormatName(const TensorFormat& format) {

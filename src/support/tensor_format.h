@@ -60,9 +60,9 @@ struct TensorFormat {
   bool operator==(const TensorFormat& other) const = default;
 };
 
-// `name` followed by " [<layout>]" unless the layout is plain: how listings name a backend's
-// partition in a layout ("onednn [nchw8c]").
-std::string WithLayoutSuffix(const std::string& name, Layout layout);
+// `name` followed by the layout unless it is plain and the precision unless it is f32, in
+// brackets: how listings name a backend's partition ("onednn [nchw8c]", "onednn [nchw8c i8]").
+std::string WithLayoutSuffix(const std::string& name, Layout layout, DType precision = DType::kF32);
 
 // "nhwc/f32".
 std::string FormatName(const TensorFormat& format);

@@ -340,9 +340,9 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   const CliResult partitioned = Run({"partition", model, "--backends", "reference", "-o", plan});
   ASSERT_EQ(partitioned.exit_code, 0) << partitioned.err;
   const std::string text = ReadFile(plan);
-  EXPECT_EQ(text.rfind("// collage plan 3\n// model: " + model + " ", 0), 0u) << text;
-  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// partition: reference_0 backend=reference layout=plain ops=1 "
-                      "estimated_ms="),
+  EXPECT_EQ(text.rfind("// collage plan 4\n// model: " + model + " ", 0), 0u) << text;
+  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// precision: fp32\n// partition: reference_0 "
+                      "backend=reference layout=plain precision=f32 ops=1 estimated_ms="),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("attrs(Compiler=\"reference\", Primitive=1, global_symbol=\"reference_0\")"), std::string::npos)
@@ -359,11 +359,11 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   EXPECT_TRUE(refused.out.empty());
 
   WriteFile(plan, "def @main() { 1f }\n");
-  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 3'");
-  WriteFile(plan, "// collage plan 3\n// backends: reference\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 4'");
+  WriteFile(plan, "// collage plan 4\n// backends: reference\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":2: plan header: expected '// model: ...'");
   WriteFile(plan, text.substr(0, text.find("// partition: ")) + "// partition: reference_0 ops=x\n// total_ms: 1\n");
-  ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":6: plan header: malformed partition line 'reference_0 ops=x'");
 }
 
 TEST_F(CliTest, PartitionWithMeasuredCostsTunesOnceThenReadsTheDatabase) {
