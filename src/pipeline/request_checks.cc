@@ -1,6 +1,7 @@
 #include "pipeline/request_checks.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 
 #include "backend/backend.h"
@@ -41,6 +42,12 @@ void CheckBackendNames(const std::vector<std::string>& names) {
 
 void CheckTolerance(double tolerance, const std::string& text) {
   if (!(tolerance > 0 && tolerance <= 1e6)) throw UsageError("--tolerance expects a number in (0, 1000000], got '" + text + "'");
+}
+
+void CheckTolerance(double tolerance) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", tolerance);
+  CheckTolerance(tolerance, text);
 }
 
 void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model, SearchLevel search) {

@@ -41,5 +41,7 @@ void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model, SearchLevel
 // "--tolerance expects a number in (0, 1000000], got '-1'" (`text`: the value as given; a
 // malformed one is NaN).
 void CheckTolerance(double tolerance, const std::string& text);
+// The same, naming the value as "%g" writes it.
+void CheckTolerance(double tolerance);
 
 }  // namespace collage
