@@ -22,6 +22,7 @@ ReportPartition MakePartition(const std::string& symbol, const CandidatePartitio
   partition.symbol = symbol;
   partition.backend = candidate.backend();
   partition.layout = LayoutName(candidate.boundary_layout());
+  partition.precision = DTypeName(candidate.precision());
   partition.ops = candidate.CountOpCalls(graph);
   partition.label = candidate.sub_graph().label();
   partition.estimated_ms = Milliseconds(candidate.EstimatedCost(graph, estimator));

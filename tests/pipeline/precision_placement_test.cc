@@ -13,6 +13,7 @@
 #include "parser/parser.h"
 #include "pipeline/greedy_run.h"
 #include "pipeline/model_partitioner.h"
+#include "pipeline/partition_report_writer.h"
 #include "pipeline/reduced_precision_check.h"
 #include "testing/temp_directory.h"
 
@@ -138,6 +139,23 @@ TEST(PrecisionPlanTest, PrecisionsRoundTripAndAMalformedLineIsNamed) {
   } catch (const Error& error) {
     EXPECT_EQ(std::string(error.what()), "m.plan:5: plan header: unknown metric 'top5' (expected rel-l2, max-rel or top1)");
   }
+}
+
+TEST(PrecisionPlanTest, TheReportTakesEachPartitionsPrecisionAndTheAccuracyFromThePlan) {
+  Plan plan;
+  plan.precision = {PrecisionMode::kAuto, 0.01, AccuracyMetric::kRelativeL2, 0.004, 0.005};
+  plan.partitions = {{"onednn_0", "onednn", Layout::kPlain, DType::kI8, 1, 0.5},
+                     {"onednn_1", "onednn", Layout::kPlain, DType::kF32, 1, 0.5}};
+  PlacementReport report;
+  report.partitions.resize(2);
+  report.partitions[0].symbol = "onednn_1";
+  report.partitions[0].precision = "i8";  // the search chose i8, the accuracy loop moved it back
+  report.partitions[1].symbol = "onednn_0";
+  SetReportPrecisions(report, plan);
+  EXPECT_EQ(report.partitions[0].precision, "f32");
+  EXPECT_EQ(report.partitions[1].precision, "i8");
+  EXPECT_EQ(report.precision,
+            "auto: rel-l2 0.004 on the calibration inputs, 0.005 on disjoint inputs, tolerance 0.01; 1 reduced partitions");
 }
 
 }  // namespace
