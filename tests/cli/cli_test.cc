@@ -456,6 +456,25 @@ TEST_F(CliTest, BadPartitionOptionsAreUsageErrors) {
                    "--backends and --plan exclude each other");
 }
 
+TEST_F(CliTest, BadPrecisionOptionsAreUsageErrors) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  ExpectUsageError(Run({"partition", model, "--precision", "half"}), "--precision expects fp32 or auto, got 'half'");
+  ExpectUsageError(Run({"partition", model, "--precision", "auto"}),
+                   "--precision auto chooses precisions by measured cost: it needs --cost measured");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--search", "graph"}),
+                   "--precision auto follows the op-level search: it needs --search op");
+  ExpectUsageError(Run({"partition", model, "--precision", "auto", "--cost", "measured", "--tolerance", "x"}),
+                   "--tolerance expects a number in (0, 1000000], got 'x'");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--tolerance", "0"}),
+                   "--tolerance expects a number in (0, 1000000], got '0'");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--metric", "top5"}),
+                   "--metric expects rel-l2, max-rel or top1, got 'top5'");
+  ExpectUsageError(Run({"bench", model, "--tolerance", "0.1"}), "--tolerance applies to --precision auto");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--calibration", "a.npz,"}), "--calibration");
+  ExpectUsageError(Run({"run", model, "--tolerance", "0.1"}),
+                   "--tolerance and --metric apply to --check of a reduced-precision plan (--plan)");
+}
+
 // A cost database with two onednn entries (one invalid) and one xnnpack entry.
 std::string WriteCostDatabase(const std::string& path) {
   CostDatabase database = CostDatabase::Open(path);
