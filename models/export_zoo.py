@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Exports the model zoo to ONNX with seeded random weights, a seeded input and torch's outputs.
 
-    /usr/bin/python3 models/export_zoo.py [--out DIR] [--models a,b] [--list] [--force]
+    /usr/bin/python3 models/export_zoo.py [--out DIR] [--models a,b] [--list] [--force] [--dynamic-batch]
 
 For each model it writes DIR/<model>.onnx, DIR/<model>.inputs.npz (keyed by the ONNX input
 names) and DIR/<model>.outputs.npz (torch's outputs keyed by the ONNX output names). A model
@@ -12,7 +12,12 @@ Random weights make deep networks' activations vanish or explode, so before expo
 batch-norm layer's running statistics are calibrated on random batches in training mode
 (their cumulative average), as training would have set them; an export whose outputs have a
 standard deviation outside [1e-3, 1e3] (or non-finite values) is refused. DIR defaults to
-$COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo. Needs Debian's python3-torch and
+$COLLAGE_CACHE_DIR/zoo, or ~/.cache/collage/zoo.
+
+--dynamic-batch exports DYNAMIC_BATCH_MODELS instead, with a symbolic batch dimension 'batch'
+on every input and output: DIR/<model>_dynamic_batch.onnx, and for each batch size B in
+DYNAMIC_BATCH_SIZES seeded inputs and torch's outputs in
+DIR/<model>_dynamic_batch.b<B>.inputs.npz and .outputs.npz. Needs Debian's python3-torch and
 python3-torchvision (no downloads: weights are random, seeded per model).
 """
 
@@ -96,17 +101,26 @@ def calibrate_batch_norms(module, model, seed: int) -> None:
             module(*batch)
 
 
-def export_model(model, out_dir: str) -> float:
-    """Exports one zoo model; returns the seconds it took. Files are written atomically."""
-    import numpy as np
+DYNAMIC_BATCH_MODELS = ["mnist_cnn", "squeezenet1_1"]
+DYNAMIC_BATCH_SIZES = [1, 4, 16]
+
+
+def prepared_module(model):
+    """The model's module with seeded weights and calibrated batch norms, in eval mode."""
     import torch
 
-    start = time.monotonic()
     torch.manual_seed(SEED)
     module = model.build()
     calibrate_batch_norms(module, model, SEED)
     module.eval()
-    inputs = model.example_inputs(SEED)
+    return module
+
+
+def run_torch(model, module, inputs) -> dict:
+    """torch's outputs (name -> array) for the inputs (name -> array); refuses degenerate ones."""
+    import numpy as np
+    import torch
+
     torch_inputs = tuple(torch.from_numpy(inputs[spec.name]) for spec in model.inputs)
     with torch.no_grad():
         outputs = module(*torch_inputs)
@@ -118,18 +132,58 @@ def export_model(model, out_dir: str) -> float:
     for name, reason in degenerate_outputs(arrays).items():
         raise RuntimeError(f"{model.name}: output '{name}' {reason} for the example inputs, so checks "
                            "relative to its magnitude would be meaningless")
+    return arrays
 
-    onnx_path, inputs_path, outputs_path = model_files(out_dir, model.name)
-    temporary = [path + ".tmp" for path in (onnx_path, inputs_path, outputs_path)]
-    torch.onnx.export(module, torch_inputs, temporary[0], opset_version=model.opset,
-                      input_names=[spec.name for spec in model.inputs], output_names=model.output_names,
-                      do_constant_folding=True)
-    with open(temporary[1], "wb") as file:
-        np.savez(file, **inputs)
-    with open(temporary[2], "wb") as file:
+
+def write_npz_atomically(path: str, arrays: dict) -> None:
+    import numpy as np
+
+    with open(path + ".tmp", "wb") as file:
         np.savez(file, **arrays)
-    for source, target in zip(temporary, (onnx_path, inputs_path, outputs_path)):
-        os.replace(source, target)
+    os.replace(path + ".tmp", path)
+
+
+def export_onnx_atomically(model, module, inputs, path: str, dynamic_batch: bool) -> None:
+    import torch
+
+    torch_inputs = tuple(torch.from_numpy(inputs[spec.name]) for spec in model.inputs)
+    names = [spec.name for spec in model.inputs] + model.output_names
+    torch.onnx.export(module, torch_inputs, path + ".tmp", opset_version=model.opset,
+                      input_names=[spec.name for spec in model.inputs], output_names=model.output_names,
+                      do_constant_folding=True,
+                      dynamic_axes={name: {0: "batch"} for name in names} if dynamic_batch else None)
+    os.replace(path + ".tmp", path)
+
+
+def export_model(model, out_dir: str) -> float:
+    """Exports one zoo model; returns the seconds it took. Files are written atomically."""
+    start = time.monotonic()
+    module = prepared_module(model)
+    inputs = model.example_inputs(SEED)
+    arrays = run_torch(model, module, inputs)
+    onnx_path, inputs_path, outputs_path = model_files(out_dir, model.name)
+    export_onnx_atomically(model, module, inputs, onnx_path, dynamic_batch=False)
+    write_npz_atomically(inputs_path, inputs)
+    write_npz_atomically(outputs_path, arrays)
+    return time.monotonic() - start
+
+
+def export_dynamic_batch(model, out_dir: str) -> float:
+    """Exports one zoo model with a symbolic batch dimension, with inputs and torch's outputs at
+    every batch size of DYNAMIC_BATCH_SIZES; returns the seconds it took."""
+    import numpy as np
+
+    start = time.monotonic()
+    module = prepared_module(model)
+    base = os.path.join(out_dir, model.name + "_dynamic_batch")
+    for batch in DYNAMIC_BATCH_SIZES:
+        rng = np.random.default_rng(SEED + batch)
+        inputs = {spec.name: rng.standard_normal((batch,) + tuple(spec.shape[1:])).astype(spec.dtype)
+                  for spec in model.inputs}
+        if batch == DYNAMIC_BATCH_SIZES[0]:
+            export_onnx_atomically(model, module, inputs, base + ".onnx", dynamic_batch=True)
+        write_npz_atomically(f"{base}.b{batch}.inputs.npz", inputs)
+        write_npz_atomically(f"{base}.b{batch}.outputs.npz", run_torch(model, module, inputs))
     return time.monotonic() - start
 
 
@@ -140,9 +194,18 @@ def main() -> int:
     parser.add_argument("--small", action="store_true", help="only the models cheap enough for the default tests")
     parser.add_argument("--list", action="store_true", help="list the zoo models and exit")
     parser.add_argument("--force", action="store_true", help="re-export models that already exist")
+    parser.add_argument("--dynamic-batch", action="store_true",
+                        help="export " + ", ".join(DYNAMIC_BATCH_MODELS) + " with a symbolic batch dimension")
     args = parser.parse_args()
 
     from zoo_models import ZOO, ZOO_BY_NAME
+
+    if args.dynamic_batch:
+        os.makedirs(args.out, exist_ok=True)
+        for name in DYNAMIC_BATCH_MODELS:
+            seconds = export_dynamic_batch(ZOO_BY_NAME[name], args.out)
+            print(f"{name}_dynamic_batch: exported in {seconds:.1f} s")
+        return 0
 
     if args.list:
         for model in ZOO:

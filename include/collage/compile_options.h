@@ -23,6 +23,15 @@ enum class SearchLevel {
   kGraph,  // then the evolutionary search on measured whole-model latency (needs kMeasured)
 };
 
+// What the partitions compute in: kFp32 every one in f32; kAuto (needs kMeasured and kOp) the
+// search may also choose reduced-precision partitions, kept only within the tolerance on the
+// calibration inputs and when measured faster than the fp32 plan.
+enum class Precision { kFp32, kAuto };
+
+// The error of the worst output against f32: ||y - y_f32|| / ||y_f32||, max |y - y_f32| /
+// max |y_f32|, or the fraction of rows whose argmax differs.
+enum class AccuracyMetric { kRelativeL2, kMaxRelative, kTop1 };
+
 using collage::TuningProgress;
 
 struct CompileOptions {
@@ -36,6 +45,10 @@ struct CompileOptions {
   uint64_t seed = 0;                  // of the tuning's random inputs and of the evolutionary search
   bool progress_bar = true;           // kMeasured: a progress bar on stderr when it is a terminal
   std::function<void(const TuningProgress&)> on_progress{};  // kMeasured: called as tuning advances
+  Precision precision = Precision::kFp32;
+  double tolerance = 1e-2;  // kAuto: the largest error accepted, by `metric`
+  AccuracyMetric metric = AccuracyMetric::kRelativeL2;
+  std::vector<std::string> calibration_files{};  // kAuto: .npz argument sets; empty: 8 seeded random sets
 };
 
 // The backends of this build, in the registry's order.

@@ -13,9 +13,12 @@
 
 namespace collage::api {
 
-enum class ElementType { kFloat32, kFloat16, kBFloat16, kInt8, kUInt8, kInt32, kInt64, kBool };
+enum class ElementType {
+  kFloat32, kFloat16, kBFloat16, kInt8, kUInt8, kInt32, kInt64, kBool, kFloat64, kInt16, kUInt16, kUInt32, kUInt64
+};
 
-// "f32", "f16", "bf16", "i8", "u8", "i32", "i64", "bool": the names of the text format.
+// "f32", "f16", "bf16", "i8", "u8", "i32", "i64", "bool", "f64", "i16", "u16", "u32", "u64": the
+// names of the text format.
 std::string_view ElementTypeName(ElementType type);
 size_t ElementSize(ElementType type);
 

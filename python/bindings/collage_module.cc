@@ -26,6 +26,19 @@ api::SearchLevel ParseSearch(const std::string& text) {
   throw UsageError("--search expects op or graph, got '" + text + "'");
 }
 
+api::Precision ParsePrecision(const std::string& text) {
+  if (text == "fp32") return api::Precision::kFp32;
+  if (text == "auto") return api::Precision::kAuto;
+  throw UsageError("--precision expects fp32 or auto, got '" + text + "'");
+}
+
+api::AccuracyMetric ParseMetric(const std::string& text) {
+  if (text == "rel-l2") return api::AccuracyMetric::kRelativeL2;
+  if (text == "max-rel") return api::AccuracyMetric::kMaxRelative;
+  if (text == "top1") return api::AccuracyMetric::kTop1;
+  throw UsageError("--metric expects rel-l2, max-rel or top1, got '" + text + "'");
+}
+
 std::string CostName(api::CostModel cost) { return cost == api::CostModel::kMeasured ? "measured" : "analytic"; }
 
 py::dict Outputs(const std::vector<api::NamedTensor>& outputs) {
@@ -75,8 +88,14 @@ py::dict Run(api::CompiledModel& compiled, const py::object& inputs) {
 
 api::CompiledModel Compile(const api::Model& model, const std::vector<std::string>& backends, const std::string& cost,
                            const std::string& search, int threads, const std::optional<std::string>& database,
-                           double graph_budget, uint64_t seed, const py::object& on_progress) {
+                           double graph_budget, uint64_t seed, const py::object& on_progress,
+                           const std::string& precision, double tolerance, const std::string& metric,
+                           const std::vector<std::string>& calibration) {
   api::CompileOptions options;
+  options.precision = ParsePrecision(precision);
+  options.tolerance = tolerance;
+  options.metric = ParseMetric(metric);
+  options.calibration_files = calibration;
   options.backends = backends;
   options.cost = ParseCost(cost);
   options.search = ParseSearch(search);
@@ -177,7 +196,8 @@ PYBIND11_MODULE(_collage, module) {
       });
 
   module.def("compile", &Compile, py::arg("model"), py::arg("backends"), py::arg("cost"), py::arg("search"),
-             py::arg("threads"), py::arg("db"), py::arg("graph_budget"), py::arg("seed"), py::arg("on_progress"));
+             py::arg("threads"), py::arg("db"), py::arg("graph_budget"), py::arg("seed"), py::arg("on_progress"),
+             py::arg("precision"), py::arg("tolerance"), py::arg("metric"), py::arg("calibration"));
   module.def(
       "load_plan",
       [](const api::Model& model, const std::string& plan, int threads) {

@@ -22,6 +22,11 @@ py::dtype DtypeOf(api::ElementType type) {
     case api::ElementType::kInt32: return py::dtype("int32");
     case api::ElementType::kInt64: return py::dtype("int64");
     case api::ElementType::kBool: return py::dtype("bool");
+    case api::ElementType::kFloat64: return py::dtype("float64");
+    case api::ElementType::kInt16: return py::dtype("int16");
+    case api::ElementType::kUInt16: return py::dtype("uint16");
+    case api::ElementType::kUInt32: return py::dtype("uint32");
+    case api::ElementType::kUInt64: return py::dtype("uint64");
   }
   throw UsageError("unknown element type");
 }

@@ -106,10 +106,15 @@ class CompiledModel:
 def compile(model: ModelLike, backends: Optional[Sequence[str]] = None, cost: str = "analytic", search: str = "op",
             threads: int = 1, db: Optional[Union[str, os.PathLike]] = None, graph_budget: float = 120,
             seed: int = 0, shapes: Optional[Mapping[str, Sequence[int]]] = None,
-            progress: Union[None, bool, ProgressCallback] = None) -> CompiledModel:
+            progress: Union[None, bool, ProgressCallback] = None, precision: str = "fp32",
+            tolerance: float = 1e-2, metric: str = "rel-l2",
+            calibration: Optional[Sequence[Union[str, os.PathLike]]] = None) -> CompiledModel:
     """Places `model` on `backends` (in priority order; default: every backend) by the `cost`
     model ("analytic" or "measured") and `search` ("op" or "graph", which needs measured costs),
     compiles it for `threads` threads. `db` is the measured-cost database (default: the user's).
+    `precision="auto"` (measured costs, op search) lets partitions compute in reduced precision
+    within `tolerance` by `metric` ("rel-l2", "max-rel", "top1") on the `calibration` .npz
+    argument sets (default: 8 seeded random sets), when that is measured faster.
     Tuning progress goes to stderr when it is a terminal (`progress=None`), to a callable
     `progress(stage, done, total, current)`, or nowhere (`progress=False`)."""
     if progress is None:
@@ -118,7 +123,9 @@ def compile(model: ModelLike, backends: Optional[Sequence[str]] = None, cost: st
         progress = _TerminalProgress(sys.stderr)
     return CompiledModel(_collage.compile(load(model, shapes), list(backends or []), str(cost), str(search),
                                           _threads(threads), None if db is None else os.fspath(db),
-                                          float(graph_budget), int(seed), progress or None))
+                                          float(graph_budget), int(seed), progress or None, str(precision),
+                                          float(tolerance), str(metric),
+                                          [os.fspath(path) for path in calibration or []]))
 
 
 def load_plan(model: ModelLike, plan: Union[str, os.PathLike], threads: int = 1,

@@ -23,9 +23,17 @@ PartitionRequest RequestOf(const Model& model, const CompileOptions& options) {
   request.graph_budget_seconds = options.graph_budget_seconds;
   request.show_progress = options.progress_bar;
   request.on_progress = options.on_progress;
+  request.precision.mode = options.precision == Precision::kAuto ? PrecisionMode::kAuto : PrecisionMode::kFp32;
+  request.precision.tolerance = options.tolerance;
+  request.precision.metric = options.metric == AccuracyMetric::kTop1          ? collage::AccuracyMetric::kTop1
+                             : options.metric == AccuracyMetric::kMaxRelative ? collage::AccuracyMetric::kMaxRelative
+                                                                              : collage::AccuracyMetric::kRelativeL2;
+  request.precision.calibration_files = options.calibration_files;
   CheckBackendNames(request.backends);
   CheckThreads(request.threads);
   CheckCostOptions(request.cost_model, request.search, !request.database_path.empty());
+  CheckTolerance(request.precision.tolerance);
+  CheckPrecisionOptions(request.precision.mode, request.cost_model, request.search);
   if (request.search == collage::SearchLevel::kGraph) CheckGraphStageBackends(request.backends);
   if (!(options.graph_budget_seconds > 0)) {
     throw UsageError("the graph budget must be a positive number of seconds, got " +

@@ -16,6 +16,11 @@ DType ToDType(ElementType type) {
     case ElementType::kInt32: return DType::kI32;
     case ElementType::kInt64: return DType::kI64;
     case ElementType::kBool: return DType::kBool;
+    case ElementType::kFloat64: return DType::kF64;
+    case ElementType::kInt16: return DType::kI16;
+    case ElementType::kUInt16: return DType::kU16;
+    case ElementType::kUInt32: return DType::kU32;
+    case ElementType::kUInt64: return DType::kU64;
   }
   throw UsageError("unknown element type " + std::to_string(static_cast<int>(type)));
 }
@@ -30,6 +35,11 @@ ElementType FromDType(DType dtype) {
     case DType::kI32: return ElementType::kInt32;
     case DType::kI64: return ElementType::kInt64;
     case DType::kBool: return ElementType::kBool;
+    case DType::kF64: return ElementType::kFloat64;
+    case DType::kI16: return ElementType::kInt16;
+    case DType::kU16: return ElementType::kUInt16;
+    case DType::kU32: return ElementType::kUInt32;
+    case DType::kU64: return ElementType::kUInt64;
   }
   throw Error("unknown dtype " + std::to_string(static_cast<int>(dtype)));
 }

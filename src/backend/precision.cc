@@ -30,6 +30,13 @@ std::vector<ActivationRange> ParameterRangesOf(const Function& function) {
   return ranges;
 }
 
+Function WithRangesBySign(const Function& function) {
+  if (!function->attrs.Has(attr::kActivationRanges)) return function;
+  std::vector<ActivationRange> ranges = ParameterRangesOf(function);
+  for (ActivationRange& range : ranges) range = {range.min >= 0 ? 0.0f : -1.0f, 1.0f};
+  return WithPrecision(function, PrecisionOf(function->attrs), ranges);
+}
+
 Function WithPrecision(const Function& function, DType precision, const std::vector<ActivationRange>& parameter_ranges) {
   Attrs attrs = function->attrs;
   attrs.Erase(attr::kPrecision);

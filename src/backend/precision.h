@@ -28,6 +28,12 @@ DType PrecisionOf(const Attrs& attrs);
 // (min <= max) pair per parameter.
 std::vector<ActivationRange> ParameterRangesOf(const Function& function);
 
+// `function` with each parameter range replaced by [0, 1] when it never goes below zero and
+// [-1, 1] otherwise: the element types it quantizes to, what its latency depends on (the scales
+// do not), so that measured costs and timed executables are shared between layers of one shape.
+// An f32 function is returned as it is.
+Function WithRangesBySign(const Function& function);
+
 // `function` computing in `precision` with those parameter ranges (both attributes removed
 // for f32).
 Function WithPrecision(const Function& function, DType precision, const std::vector<ActivationRange>& parameter_ranges);

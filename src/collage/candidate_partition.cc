@@ -1,6 +1,7 @@
 #include "collage/candidate_partition.h"
 
 #include "backend/boundary_layout.h"
+#include "backend/precision.h"
 #include "collage/cost_estimator.h"
 
 namespace collage {
@@ -18,6 +19,13 @@ PartitionLayouts CandidatePartition::boundary_layouts() const {
     if (nested.attrs.Has(attr::kPrimitive)) return BoundaryLayoutsOf(nested.attrs);
   }
   return {};
+}
+
+DType CandidatePartition::precision() const {
+  for (const NestedSubGraph& nested : sub_graph_.nested()) {
+    if (nested.attrs.Has(attr::kPrimitive)) return PrecisionOf(nested.attrs);
+  }
+  return DType::kF32;
 }
 
 Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const {

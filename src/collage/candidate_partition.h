@@ -27,6 +27,8 @@ class CandidatePartition {
   const std::string& rule_name() const { return rule_name_; }
   // The layouts of its Primitive wrapping's boundary (plain when unwrapped or unset).
   PartitionLayouts boundary_layouts() const;
+  // The precision its Primitive wrapping computes in (f32 when unwrapped or unset).
+  DType precision() const;
 
   // How many op calls the sub-graph holds.
   size_t CountOpCalls(const DataflowGraph& graph) const;

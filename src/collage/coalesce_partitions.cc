@@ -8,6 +8,7 @@ namespace {
 bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
              const std::function<bool(const CandidatePartition&)>& mergeable) {
   return lhs.backend() == rhs.backend() && lhs.boundary_layouts() == rhs.boundary_layouts() &&
+         lhs.precision() == DType::kF32 && rhs.precision() == DType::kF32 &&
          PrimitiveAttrs(lhs.sub_graph()) && PrimitiveAttrs(rhs.sub_graph()) &&
          mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
 }

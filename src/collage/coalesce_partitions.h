@@ -18,8 +18,9 @@ bool GroupsAreAcyclic(const DataflowGraph& graph, const std::vector<IndexSet>& g
 // The inside sets of the candidates, in order.
 std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidates);
 
-// Greedily merges touching Primitive partitions of one backend and boundary layout that `mergeable` accepts,
-// earliest pairs first, until no pair merges. A merged partition keeps the earlier one's
+// Greedily merges touching f32 Primitive partitions of one backend and boundary layout that
+// `mergeable` accepts, earliest pairs first, until no pair merges (a reduced-precision partition
+// quantizes only its parameters, so merging two would compute the second's products in f32). A merged partition keeps the earlier one's
 // position, spec and backend, with rule name "coalesce". Deterministic.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
                                                    const std::function<bool(const CandidatePartition&)>& mergeable);

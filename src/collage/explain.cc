@@ -60,7 +60,8 @@ bool SameCandidate(const CandidatePartition& lhs, const CandidatePartition& rhs)
 std::string DescribeCandidates(const std::vector<CandidatePartition>& candidates, size_t label_width) {
   std::string text;
   for (const CandidatePartition& candidate : candidates) {
-    text += (text.empty() ? "" : " + ") + WithLayoutsSuffix(candidate.spec_name(), candidate.boundary_layouts()) + "(" +
+    text += (text.empty() ? "" : " + ") +
+            WithLayoutsSuffix(candidate.spec_name(), candidate.boundary_layouts(), candidate.precision()) + "(" +
             ShortLabel(candidate.sub_graph().label(), label_width) + ")";
   }
   return text;
@@ -116,7 +117,8 @@ std::string Explanation::ToString() const {
     const std::string ops = std::to_string(partition.candidate.sub_graph().inside().Count()) + " " +
                             ShortLabel(partition.candidate.sub_graph().label(), kOpsWidth);
     rows.push_back({std::to_string(p + 1),
-                    WithLayoutsSuffix(partition.candidate.backend(), partition.candidate.boundary_layouts()), ops, FormatMilliseconds(partition.cost),
+                    WithLayoutsSuffix(partition.candidate.backend(), partition.candidate.boundary_layouts(),
+                                      partition.candidate.precision()), ops, FormatMilliseconds(partition.cost),
                     share(partition.cost), DescribeAlternative(partition)});
   }
   if (host_nodes > 0) {

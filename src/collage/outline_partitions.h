@@ -19,8 +19,15 @@
 
 namespace collage {
 
+// A reduced-precision candidate's ActivationRanges (backend/precision.h) hold a range per
+// non-constant input in index order (NonConstantInputs); its function gets them in parameter
+// order.
+std::vector<size_t> NonConstantInputs(const DataflowGraph& graph, const SubGraph& sub_graph);
+
 // The Primitive wrapping of a candidate, or null when it has none (a host candidate).
 const Attrs* PrimitiveAttrs(const SubGraph& sub_graph);
+// `sub_graph` with its Primitive wrapping's attributes replaced by `attrs`.
+SubGraph WithPrimitiveAttrs(const DataflowGraph& graph, const SubGraph& sub_graph, Attrs attrs);
 
 // `graph` is the dataflow graph of `function`'s body; `chosen` are disjoint candidates over
 // it whose groups are acyclic. `names` supplies the global symbols. Returns the new,

@@ -1,7 +1,9 @@
 #include "collage/partition_function.h"
 
+#include <algorithm>
 #include <unordered_map>
 
+#include "backend/precision.h"
 #include "collage/outline_partitions.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
@@ -36,6 +38,28 @@ Function FindPrimitiveCallee(const Expr& body) {
   throw Error("ExtractPartitionFunction: outlining produced no Primitive function");
 }
 
+// A reduced-precision candidate's ranges (per non-constant input in index order, over the
+// original graph) restated over the extracted graph, whose inputs are the extracted function's
+// parameters: the original's non-constant inputs in index order.
+SubGraph WithExtractedInputOrder(const SubGraph& local, const DataflowGraph& extracted_graph, const Function& extracted) {
+  const Attrs* primitive = PrimitiveAttrs(local);
+  if (primitive == nullptr || !primitive->Has(attr::kActivationRanges)) return local;
+  const std::vector<double>& bounds = primitive->GetFloats(attr::kActivationRanges);
+  std::vector<double> restated;
+  for (size_t input : NonConstantInputs(extracted_graph, local)) {
+    const ExprNode* param = extracted_graph.node(input).expr.get();
+    const auto position = std::find_if(extracted->params.begin(), extracted->params.end(),
+                                       [&](const Var& candidate) { return candidate.get() == param; });
+    Check(position != extracted->params.end(), "ExtractPartitionFunction: an input is no parameter");
+    const size_t i = static_cast<size_t>(position - extracted->params.begin());
+    restated.push_back(bounds.at(2 * i));
+    restated.push_back(bounds.at(2 * i + 1));
+  }
+  Attrs attrs = *primitive;
+  attrs.Set(attr::kActivationRanges, std::move(restated));
+  return WithPrimitiveAttrs(extracted_graph, local, std::move(attrs));
+}
+
 }  // namespace
 
 Function ExtractPartitionFunction(const DataflowGraph& graph, const CandidatePartition& candidate) {
@@ -45,8 +69,9 @@ Function ExtractPartitionFunction(const DataflowGraph& graph, const CandidatePar
       candidate.sub_graph().Extract(graph, {.inline_constant_inputs = true, .inner_of = &inner_of});
   InferType(extracted);
   const DataflowGraph extracted_graph = DataflowGraph::Create(extracted->body);
-  const CandidatePartition local(MapOntoExtracted(candidate.sub_graph(), extracted_graph, inner_of),
-                                 candidate.spec_name(), candidate.backend(), candidate.rule_name());
+  const CandidatePartition local(
+      WithExtractedInputOrder(MapOntoExtracted(candidate.sub_graph(), extracted_graph, inner_of), extracted_graph, extracted),
+      candidate.spec_name(), candidate.backend(), candidate.rule_name());
   NameSupply names;
   const Function outlined = OutlinePartitions(extracted, extracted_graph, {local}, names);
   return FindPrimitiveCallee(outlined->body);

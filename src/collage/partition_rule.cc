@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "backend/precision.h"
+#include "collage/outline_partitions.h"
+
 namespace collage {
 namespace {
 
@@ -146,15 +149,59 @@ bool IsDistinctBoundary(const DataflowGraph& graph, const SubGraph& sub_graph, c
 
 }  // namespace
 
+std::optional<std::vector<double>> CalibratedInputRanges(const DataflowGraph& graph, const SubGraph& sub_graph,
+                                                         const CalibratedRangeOf& calibrated_range) {
+  std::vector<double> bounds;
+  for (size_t input : NonConstantInputs(graph, sub_graph)) {
+    const std::optional<ActivationRange> range = calibrated_range(*graph.node(input).expr);
+    if (!range) return std::nullopt;
+    bounds.push_back(range->min);
+    bounds.push_back(range->max);
+  }
+  return bounds;
+}
+
+std::vector<DType> PrimitivePartitionRule::VariantPrecisions(const DataflowGraph& graph,
+                                                             const SubGraph& sub_graph) const {
+  std::vector<DType> offered;
+  for (DType precision : reduced_precisions_.precisions) {
+    bool reads_parameter = false;
+    for (size_t index : sub_graph.inside().ToVector()) {
+      const auto* call = As<CallNode>(graph.node(index).expr);
+      if (call == nullptr || call->op() == nullptr || !reduced_precisions_.supports(*call, precision)) continue;
+      for (const Expr& arg : call->args) {
+        const size_t arg_index = graph.IndexOf(arg.get());
+        reads_parameter |= arg->kind() != ExprKind::kConstant && !sub_graph.inside().Contains(arg_index);
+      }
+    }
+    if (reads_parameter) offered.push_back(precision);
+  }
+  return offered;
+}
+
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
   for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    std::vector<DType> precisions = {DType::kF32};
+    std::optional<std::vector<double>> ranges;
+    if (spec.calibrated_range && !reduced_precisions_.precisions.empty()) {
+      const std::vector<DType> reduced = VariantPrecisions(graph, sub.sub_graph());
+      if (!reduced.empty()) ranges = CalibratedInputRanges(graph, sub.sub_graph(), spec.calibrated_range);
+      if (ranges) precisions.insert(precisions.end(), reduced.begin(), reduced.end());
+    }
     for (const PartitionLayouts& layouts : boundaries_) {
       if (!IsDistinctBoundary(graph, sub.sub_graph(), layouts)) continue;
       Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
       if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
-      candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(attrs)), sub.rule_name()));
+      for (DType precision : precisions) {
+        Attrs variant = attrs;
+        if (precision != DType::kF32) {
+          variant.Set(attr::kPrecision, std::string(DTypeName(precision)));
+          variant.Set(attr::kActivationRanges, *ranges);
+        }
+        candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(variant)), sub.rule_name()));
+      }
     }
   }
   return candidates;
@@ -165,7 +212,12 @@ std::string PrimitivePartitionRule::Describe() const {
   for (const PartitionLayouts& boundary : boundaries_) {
     layouts += (layouts.empty() ? "" : ",") + PartitionLayoutsName(boundary);
   }
-  return "PrimitivePartitionRule(" + name() + (boundaries_.size() > 1 ? ", layouts=" + layouts : "") + ")";
+  std::string precisions;
+  for (DType precision : reduced_precisions_.precisions) {
+    precisions += std::string(precisions.empty() ? "" : ",") + std::string(DTypeName(precision));
+  }
+  return "PrimitivePartitionRule(" + name() + (boundaries_.size() > 1 ? ", layouts=" + layouts : "") +
+         (precisions.empty() ? "" : ", precisions=f32," + precisions) + ")";
 }
 
 std::vector<CandidatePartition> OnlyValidPartitionRule::AllCandidates(const DataflowGraph& graph,

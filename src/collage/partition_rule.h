@@ -26,16 +26,23 @@
 #include "collage/candidate_partition.h"
 #include "collage/combiner_rule.h"
 #include "support/partition_layouts.h"
+#include "support/quantization.h"
+#include "support/tensor_format.h"
 
 namespace collage {
 
 class PartitionRule;
 
-// A backend (target) and the rule that finds what it could run.
+// The calibrated range of a dataflow node's value (nullopt: none, e.g. not an f32 tensor).
+using CalibratedRangeOf = std::function<std::optional<ActivationRange>(const ExprNode& node)>;
+
+// A backend (target) and the rule that finds what it could run. With `calibrated_range` set,
+// its rule also offers reduced-precision variants of its candidates (PrimitivePartitionRule).
 struct PartitionSpec {
   std::string name;
   std::string backend;
   std::shared_ptr<const PartitionRule> rule;
+  CalibratedRangeOf calibrated_range = nullptr;
 
   std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph) const;
   std::string ToString() const;
@@ -115,23 +122,48 @@ class CompositePartitionRule final : public UnaryCombinatorRule {
   std::string Describe() const override { return "CompositePartitionRule(" + name() + ")"; }
 };
 
+// The reduced precisions a backend computes some ops in (backend/precision.h) and which calls.
+struct ReducedPrecisions {
+  std::vector<DType> precisions;
+  std::function<bool(const CallNode& call, DType precision)> supports;
+};
+
 // Wraps each sub-candidate as a Primitive function of the spec's backend, once per boundary
 // the backend takes (plain first; backend/boundary_layout.h); a boundary other than plain is
 // offered only where a rank-4 value crossing the sub-graph has different bytes in it than in
 // the plain boundary and, for a mixed one, than in the uniform boundaries of its two layouts.
+//
+// Where the spec has calibrated ranges, each wrapping is also offered at every reduced precision
+// in which some inside call the backend computes at that precision reads a parameter (a
+// non-constant input): a partition's reduced-precision kernels quantize only its parameters,
+// whose ranges are known. Such a variant carries Precision and ActivationRanges, the calibrated
+// range of each non-constant input in index order (OutlinePartitions restates them in parameter
+// order). A sub-graph with an input that has no calibrated range gets no variant.
 class PrimitivePartitionRule final : public UnaryCombinatorRule {
  public:
   PrimitivePartitionRule(std::string name, PartitionRulePtr sub_rule,
-                         std::vector<PartitionLayouts> boundaries = {PartitionLayouts{}})
-      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)), boundaries_(std::move(boundaries)) {}
+                         std::vector<PartitionLayouts> boundaries = {PartitionLayouts{}},
+                         ReducedPrecisions reduced_precisions = {})
+      : UnaryCombinatorRule(std::move(name), std::move(sub_rule)),
+        boundaries_(std::move(boundaries)),
+        reduced_precisions_(std::move(reduced_precisions)) {}
   std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override;
 
  protected:
   std::string Describe() const override;
 
  private:
+  // The precisions `sub_graph` is offered in besides f32.
+  std::vector<DType> VariantPrecisions(const DataflowGraph& graph, const SubGraph& sub_graph) const;
+
   std::vector<PartitionLayouts> boundaries_;
+  ReducedPrecisions reduced_precisions_;
 };
+
+// The calibrated ranges of a sub-graph's non-constant inputs (min and max per input, in index
+// order), or nullopt when one has none.
+std::optional<std::vector<double>> CalibratedInputRanges(const DataflowGraph& graph, const SubGraph& sub_graph,
+                                                         const CalibratedRangeOf& calibrated_range);
 
 class OnlyValidPartitionRule final : public UnaryCombinatorRule {
  public:

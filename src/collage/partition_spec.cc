@@ -45,7 +45,11 @@ PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const Sub
   for (Layout layout : declaration.boundary_layouts) boundaries.push_back(PartitionLayouts::Uniform(layout));
   boundaries.insert(boundaries.end(), declaration.mixed_boundary_layouts.begin(),
                     declaration.mixed_boundary_layouts.end());
-  return PartitionSpec{backend, backend, std::make_shared<PrimitivePartitionRule>(backend, valid, std::move(boundaries))};
+  ReducedPrecisions reduced;
+  if (declaration.supports_precision) reduced = {declaration.reduced_precisions, declaration.supports_precision};
+  return PartitionSpec{backend, backend,
+                       std::make_shared<PrimitivePartitionRule>(backend, valid, std::move(boundaries),
+                                                                std::move(reduced))};
 }
 
 PartitionSpec MakeOpPredicateSpec(const SupportDeclaration& declaration, const SubGraphConfig& config) {

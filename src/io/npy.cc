@@ -27,17 +27,22 @@ struct NumpyDType {
   size_t size;
 };
 
-constexpr std::array<NumpyDType, 7> kNumpyDTypes = {{
+constexpr std::array<NumpyDType, 12> kNumpyDTypes = {{
     {DType::kF32, 'f', 4},
     {DType::kF16, 'f', 2},
+    {DType::kF64, 'f', 8},
     {DType::kI8, 'i', 1},
     {DType::kU8, 'u', 1},
+    {DType::kI16, 'i', 2},
+    {DType::kU16, 'u', 2},
     {DType::kI32, 'i', 4},
+    {DType::kU32, 'u', 4},
     {DType::kI64, 'i', 8},
+    {DType::kU64, 'u', 8},
     {DType::kBool, 'b', 1},
 }};
 
-constexpr const char* kSupportedDTypes = "<f4, <f2, |i1, |u1, <i4, <i8, |b1";
+constexpr const char* kSupportedDTypes = "<f4, <f2, <f8, |i1, |u1, <i2, <u2, <i4, <u4, <i8, <u8, |b1";
 
 [[noreturn]] void Fail(const std::string& context, const std::string& message) {
   throw Error(context + ": " + message);

@@ -43,8 +43,9 @@ std::string Quoted(const std::string& text) { return AttrValueToString(AttrValue
 
 std::string SigilName(char sigil, const std::string& name) { return sigil + (IsPlainName(name) ? name : Quoted(name)); }
 
-// Shortest text that parses back to the same float; always has a '.' or an exponent.
-std::string FloatToText(float value) {
+// Shortest text that parses back to the same float or double; always has a '.' or an exponent.
+template <typename Floating>
+std::string FloatToText(Floating value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   char buffer[32];
@@ -56,7 +57,9 @@ std::string FloatToText(float value) {
 
 std::string ElementToText(const Tensor& data, int64_t index) {
   // f16 and bf16 values are exactly representable as floats, so the float text round-trips.
+  if (data.dtype() == DType::kF64) return FloatToText(data.GetAsDouble(index));
   if (IsFloatingPoint(data.dtype())) return FloatToText(static_cast<float>(data.GetAsDouble(index)));
+  if (data.dtype() == DType::kU64) return std::to_string(data.data<uint64_t>()[index]);
   return std::to_string(data.GetAsInt64(index));
 }
 

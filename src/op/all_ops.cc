@@ -17,6 +17,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterIndexingOps(registry);
   RegisterOrderingOps(registry);
   RegisterEinsumOps(registry);
+  RegisterLinearAlgebraOps(registry);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -16,9 +16,10 @@ void RegisterConvolutionOps(OpRegistry& registry);  // nn_convolution.cc: conv2d
 void RegisterDenseOps(OpRegistry& registry);        // nn_dense.cc: dense, matmul, batch_matmul, bias_add
 void RegisterNormalizationOps(OpRegistry& registry);  // nn_normalization.cc: batch_norm, layer_norm, softmax
 void RegisterPoolingOps(OpRegistry& registry);      // nn_pooling.cc: max/avg, global and adaptive pools
-void RegisterImageOps(OpRegistry& registry);        // image.cc: resize
+void RegisterImageOps(OpRegistry& registry);        // image.cc: resize, grid_sample
 void RegisterIndexingOps(OpRegistry& registry);     // indexing.cc: gather/scatter elements and nd, one_hot
 void RegisterOrderingOps(OpRegistry& registry);     // ordering.cc: topk, cumsum, trilu
 void RegisterEinsumOps(OpRegistry& registry);       // einsum.cc: einsum
+void RegisterLinearAlgebraOps(OpRegistry& registry);  // linear_algebra.cc: det
 
 }  // namespace collage

@@ -22,6 +22,7 @@ struct DTypeSupport {
 
 inline constexpr DTypeSupport kFloatDTypes{true, false, false};
 inline constexpr DTypeSupport kNumericDTypes{true, true, false};
+inline constexpr DTypeSupport kIntegerDTypes{false, true, false};
 inline constexpr DTypeSupport kBoolDTypes{false, false, true};
 inline constexpr DTypeSupport kAllDTypes{true, true, true};
 

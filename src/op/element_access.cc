@@ -8,19 +8,6 @@
 #include "support/error.h"
 
 namespace collage {
-namespace {
-
-// The representable values of an integer dtype.
-std::pair<int64_t, int64_t> IntegerRange(DType dtype) {
-  switch (dtype) {
-    case DType::kI8: return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
-    case DType::kU8: return {0, std::numeric_limits<uint8_t>::max()};
-    case DType::kI32: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
-  }
-}
-
-}  // namespace
 
 void StoreInt64(Tensor& tensor, int64_t index, int64_t value) {
   switch (tensor.dtype()) {
@@ -28,10 +15,15 @@ void StoreInt64(Tensor& tensor, int64_t index, int64_t value) {
     case DType::kU8: tensor.data<uint8_t>()[index] = static_cast<uint8_t>(value); return;
     case DType::kI32: tensor.data<int32_t>()[index] = static_cast<int32_t>(value); return;
     case DType::kI64: tensor.data<int64_t>()[index] = value; return;
+    case DType::kI16: tensor.data<int16_t>()[index] = static_cast<int16_t>(value); return;
+    case DType::kU16: tensor.data<uint16_t>()[index] = static_cast<uint16_t>(value); return;
+    case DType::kU32: tensor.data<uint32_t>()[index] = static_cast<uint32_t>(value); return;
+    case DType::kU64: tensor.data<uint64_t>()[index] = static_cast<uint64_t>(value); return;
     case DType::kBool: tensor.data<bool>()[index] = value != 0; return;
     case DType::kF32:
     case DType::kF16:
-    case DType::kBF16: tensor.SetFromDouble(index, static_cast<double>(value)); return;
+    case DType::kBF16:
+    case DType::kF64: tensor.SetFromDouble(index, static_cast<double>(value)); return;
   }
 }
 
@@ -51,7 +43,12 @@ void StoreDouble(Tensor& tensor, int64_t index, double value) {
   } else if (dtype == DType::kBool) {
     StoreInt64(tensor, index, value != 0.0 ? 1 : 0);
   } else {
-    const auto [low, high] = IntegerRange(dtype);
+    if (dtype == DType::kU64 && value >= 9223372036854775808.0) {
+      tensor.data<uint64_t>()[index] =
+          value >= 18446744073709551616.0 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(value);
+      return;
+    }
+    const auto [low, high] = Int64Range(dtype);
     const int64_t truncated = SaturatingInt64(value);
     StoreInt64(tensor, index, truncated < low ? low : (truncated > high ? high : truncated));
   }

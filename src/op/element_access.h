@@ -1,6 +1,6 @@
 // Element-level access for the reference kernels. Arithmetic kernels compute in a "compute
 // type": double for floating-point dtypes and int64_t for integer and bool dtypes, so 64-bit
-// integers stay exact. Data-movement kernels copy raw elements and work for every dtype.
+// integers stay exact (a u64 element above 2^63 - 1 is refused when loaded, never wrapped). Data-movement kernels copy raw elements and work for every dtype.
 #pragma once
 
 #include <cstdint>

@@ -153,6 +153,17 @@ void RegisterUnaryOps(OpRegistry& registry) {
 
 enum class BinaryResult { kSameAsInputs, kBool };
 
+// Applies an integer function; in the floating-point compute type it throws, as ops of
+// integer dtypes only never compute there.
+template <typename T>
+T IntegerOnly(T a, T b, int64_t (*function)(int64_t, int64_t)) {
+  if constexpr (std::is_floating_point_v<T>) {
+    throw Error("an integer-only op computed in floating point");
+  } else {
+    return function(a, b);
+  }
+}
+
 // Registers a binary op with numpy broadcasting; `function` is callable with two doubles and
 // with two int64_t.
 template <typename Function>
@@ -208,6 +219,12 @@ void RegisterBinaryOps(OpRegistry& registry) {
                  [](auto a, auto b) { return scalar::Maximum(a, b); });
   RegisterBinary(registry, "minimum", "smaller of the two; NaN propagates", kNumericDTypes, kSame,
                  [](auto a, auto b) { return scalar::Minimum(a, b); });
+  // Integer-only: the floating-point instantiation exists for the shared kernel but is never
+  // reached, as the relation and the kernel's dtype check refuse floating-point operands.
+  RegisterBinary(registry, "left_shift", "the bits of lhs shifted left by rhs", kIntegerDTypes, kSame,
+                 [](auto a, auto b) { return IntegerOnly(a, b, scalar::ShiftLeft); });
+  RegisterBinary(registry, "right_shift", "the bits of lhs shifted right by rhs (the sign fills)", kIntegerDTypes,
+                 kSame, [](auto a, auto b) { return IntegerOnly(a, b, scalar::ShiftRight); });
   RegisterBinary(registry, "equal", "lhs == rhs", kAllDTypes, kBool, [](auto a, auto b) { return a == b; });
   RegisterBinary(registry, "not_equal", "lhs != rhs", kAllDTypes, kBool, [](auto a, auto b) { return a != b; });
   RegisterBinary(registry, "less", "lhs < rhs", kAllDTypes, kBool, [](auto a, auto b) { return a < b; });

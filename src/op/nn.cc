@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "op/all_ops.h"
+#include "op/element_access.h"
 #include "op/kernel_util.h"
 #include "op/nn_common.h"
 #include "ir/op_registry.h"
@@ -52,14 +53,15 @@ int64_t PadSourcePosition(int64_t position, int64_t begin, int64_t extent, const
   return -1;
 }
 
-void PadKernel(const std::vector<Tensor>& args, const Attrs& attrs, Tensor& result) {
-  const Shape& in_shape = args[0].shape();
+// Copies elements, so it works for every dtype; pad_value is stored as StoreDouble converts.
+std::vector<Tensor> PadKernel(const std::vector<Tensor>& args, const Attrs& attrs, const Type& result_type) {
+  const Tensor& data = args[0];
+  Tensor result = AllocateResult(result_type);
+  const Shape& in_shape = data.shape();
   const Shape& out_shape = result.shape();
   const std::vector<int64_t>& pad_width = attrs.GetInts("pad_width");
   const std::string& mode = GetPadMode(attrs);
-  const float pad_value = static_cast<float>(attrs.GetFloat("pad_value"));
-  const float* data = args[0].data<float>();
-  float* output = result.data<float>();
+  const double pad_value = attrs.GetFloat("pad_value");
   for (int64_t flat = 0; flat < result.NumElements(); ++flat) {
     std::vector<int64_t> index = UnravelIndex(flat, out_shape);
     bool padded = false;
@@ -67,8 +69,13 @@ void PadKernel(const std::vector<Tensor>& args, const Attrs& attrs, Tensor& resu
       index[axis] = PadSourcePosition(index[axis], pad_width[axis], in_shape[axis], mode);
       padded = padded || index[axis] < 0;
     }
-    output[flat] = padded ? pad_value : data[RavelIndex(index, in_shape)];
+    if (padded) {
+      StoreDouble(result, flat, pad_value);
+    } else {
+      CopyElement(data, RavelIndex(index, in_shape), result, flat);
+    }
   }
+  return {result};
 }
 
 }  // namespace
@@ -94,7 +101,7 @@ void RegisterNNOps(OpRegistry& registry) {
       .Attr("mode", AttrKind::kString, std::string("constant"))
       .Pattern(OpPatternKind::kInjective)
       .Relation(PadRelation)
-      .Kernel(MakeF32Kernel("nn.pad", PadRelation, PadKernel));
+      .Kernel(PadKernel);
 }
 
 }  // namespace collage

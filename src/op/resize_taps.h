@@ -16,6 +16,8 @@ struct ResizeOptions {
   std::string coordinate_mode;
   std::string rounding;
   double cubic_a = -0.75;
+  bool exclude_outside = false;     // taps outside the input get weight 0; the others are renormalized
+  std::vector<double> scales;       // per spatial axis; empty: output extent / input extent
 };
 
 // Reads and validates the interpolation attributes (TypeError for unknown choices).
@@ -27,7 +29,9 @@ struct Tap {
   double weight;
 };
 
-// The taps of output position `out_index` along an axis of `in_extent` resized to `out_extent`.
-std::vector<Tap> TapsOf(int64_t out_index, int64_t in_extent, int64_t out_extent, const ResizeOptions& options);
+// The taps of output position `out_index` along spatial axis `axis` (0: height, 1: width) of
+// `in_extent` resized to `out_extent`.
+std::vector<Tap> TapsOf(int axis, int64_t out_index, int64_t in_extent, int64_t out_extent,
+                        const ResizeOptions& options);
 
 }  // namespace collage

@@ -71,4 +71,14 @@ inline double FlooredRemainder(double a, double b) {
 }
 int64_t FlooredRemainder(int64_t a, int64_t b);
 
+// Shifts of the bits of a; a shift by a negative count or by 64 or more shifts every bit out
+// (right shifts of negative values fill with the sign, like C++20's >>).
+inline int64_t ShiftLeft(int64_t a, int64_t count) {
+  return count < 0 || count >= 64 ? 0 : static_cast<int64_t>(static_cast<uint64_t>(a) << count);
+}
+inline int64_t ShiftRight(int64_t a, int64_t count) {
+  if (count < 0 || count >= 64) return a < 0 ? -1 : 0;
+  return a >> count;
+}
+
 }  // namespace collage::scalar

@@ -44,17 +44,6 @@ struct NamedValue {
   int column;
 };
 
-// Inclusive value range of an integer or bool dtype.
-std::pair<int64_t, int64_t> IntegerRange(DType dtype) {
-  switch (dtype) {
-    case DType::kI8: return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
-    case DType::kU8: return {0, std::numeric_limits<uint8_t>::max()};
-    case DType::kI32: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    case DType::kBool: return {0, 1};
-    default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
-  }
-}
-
 // The number of elements of `shape`; nullopt when it overflows int64.
 std::optional<int64_t> ElementCount(const Shape& shape) {
   int64_t count = 1;
@@ -69,8 +58,7 @@ std::optional<int64_t> ElementCount(const Shape& shape) {
 
 std::string DTypeList() {
   std::string names;
-  for (DType dtype :
-       {DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kU8, DType::kI32, DType::kI64, DType::kBool}) {
+  for (DType dtype : AllDTypes()) {
     names += (names.empty() ? "" : ", ") + std::string(DTypeName(dtype));
   }
   return names;
@@ -569,7 +557,7 @@ class Parser {
     const DType dtype = data.dtype();
     if (IsFloatingPoint(dtype)) {
       // f16 / bf16 values are printed as the exact float they hold, so float parsing is exact.
-      data.SetFromDouble(index, ParseFloating<float>(token));
+      data.SetFromDouble(index, dtype == DType::kF64 ? ParseFloating<double>(token) : ParseFloating<float>(token));
       return;
     }
     if (token.kind != TokenKind::kInteger) {
@@ -577,12 +565,14 @@ class Parser {
            "expected an integer in a " + std::string(DTypeName(dtype)) + " constant but found " + DescribeToken(token));
     }
     const int64_t value = ParseInteger(token);
-    const auto [low, high] = IntegerRange(dtype);
+    const auto [low, high] = Int64Range(dtype);
     if (value < low || value > high) {
       Fail(token, "value " + token.text + " is out of range for " + std::string(DTypeName(dtype)));
     }
     if (dtype == DType::kI64) {
       data.data<int64_t>()[index] = value;
+    } else if (dtype == DType::kU64) {
+      data.data<uint64_t>()[index] = static_cast<uint64_t>(value);  // in range: not negative
     } else {
       data.SetFromDouble(index, static_cast<double>(value));  // exact: |value| < 2^32
     }

@@ -69,27 +69,9 @@ void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGrap
     if (result.symbols[c].empty()) continue;
     const CandidatePartition& chosen = result.chosen[c];
     const Cost cost = chosen.EstimatedCost(graph, estimator);
-    plan.partitions.push_back(
-        PlannedPartition{result.symbols[c], chosen.backend(), chosen.boundary_layouts(), chosen.CountOpCalls(graph),
-                         cost.seconds() * 1e3});
+    plan.partitions.push_back(PlannedPartition{result.symbols[c], chosen.backend(), chosen.boundary_layouts(),
+                                               chosen.precision(), chosen.CountOpCalls(graph), cost.seconds() * 1e3});
   }
-}
-
-// A plan over `results` (one per function of `model`, in order), with `like`'s header.
-Plan PlanOf(const Plan& like, const Module& model, const std::vector<PartitionResult>& results,
-            CostEstimator& estimator) {
-  Plan plan = like;
-  plan.partitions.clear();
-  plan.module = Module();
-  plan.total_ms = 0;  // the sum of its partitions' estimates (transition penalties aside)
-  size_t f = 0;
-  for (const auto& [name, function] : model.functions()) {
-    const size_t first_partition = plan.partitions.size();
-    AddPartitions(plan, results[f], DataflowGraph::Create(function->body), estimator);
-    for (size_t p = first_partition; p < plan.partitions.size(); ++p) plan.total_ms += plan.partitions[p].estimated_ms;
-    plan.module.Add(name, results[f++].function);
-  }
-  return plan;
 }
 
 // What the graph stage's executable cache may hold: a quarter of the physical memory.
@@ -163,7 +145,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   std::vector<BenchmarkVariant> variants = {
       {"op-level", PlaceGreedy(placement.plan.module, request.backends, registry)}};
   for (const std::vector<PartitionResult>& results : finalist_results) {
-    finalist_plans.push_back(PlanOf(placement.plan, model, results, estimator));
+    finalist_plans.push_back(PlanOfResults(placement.plan, model, results, estimator));
     variants.push_back({"finalist " + std::to_string(finalist_plans.size()),
                         PlaceGreedy(finalist_plans.back().module, request.backends, registry)});
   }
@@ -193,6 +175,22 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
 }
 
 }  // namespace
+
+Plan PlanOfResults(const Plan& like, const Module& model, const std::vector<PartitionResult>& results,
+                   CostEstimator& estimator) {
+  Plan plan = like;
+  plan.partitions.clear();
+  plan.module = Module();
+  plan.total_ms = 0;  // the sum of its partitions' estimates (transition penalties aside)
+  size_t f = 0;
+  for (const auto& [name, function] : model.functions()) {
+    const size_t first_partition = plan.partitions.size();
+    AddPartitions(plan, results[f], DataflowGraph::Create(function->body), estimator);
+    for (size_t p = first_partition; p < plan.partitions.size(); ++p) plan.total_ms += plan.partitions[p].estimated_ms;
+    plan.module.Add(name, results[f++].function);
+  }
+  return plan;
+}
 
 void CheckGraphStageBackends(const std::vector<std::string>& backends) {
   CheckGraphStageRegions(backends, RegionBackends(backends));
@@ -256,7 +254,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   }
 
   Plan& plan = placement.plan;
-  plan = Plan{request.model_path, ModelHash(model), request.backends, request.cost_model, {}, 0, Module()};
+  plan = Plan{request.model_path, ModelHash(model), request.backends, request.cost_model, {}, {}, 0, Module()};
   NameSupply names;
   for (const auto& [name, function] : model.functions()) {
     PartitionResult result = Partition(function, specs, *estimator, options, &names);
@@ -268,6 +266,11 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   if (request.search == SearchLevel::kGraph) {
     Check(measured != nullptr, "--search graph needs --cost measured");
     RunGraphStage(model, request, specs, *estimator, options, placement);
+  }
+  if (request.precision.mode == PrecisionMode::kAuto) {
+    Check(measured != nullptr && request.search == SearchLevel::kOp,
+          "--precision auto needs --cost measured and --search op");
+    ChoosePrecisions(model, request, specs, *estimator, options, placement);
   }
   if (measured != nullptr) {
     placement.tuning = measured->stats();
@@ -293,7 +296,8 @@ std::string ModelPlacement::Listing() const {
     for (size_t c = 0; c < function.result.chosen.size(); ++c) {
       if (function.result.symbols[c].empty()) continue;
       const PlannedPartition& planned = plan.partitions.at(partition++);
-      text << "  " << planned.symbol << "  " << WithLayoutsSuffix(planned.backend, planned.layout) << "  " << planned.ops << " ops ("
+      text << "  " << planned.symbol << "  " << WithLayoutsSuffix(planned.backend, planned.layout, planned.precision)
+           << "  " << planned.ops << " ops ("
            << ShortLabel(function.result.chosen[c].sub_graph().label(), 48) << ")  "
            << FormatMilliseconds(Cost::Seconds(planned.estimated_ms * 1e-3)) << " ms\n";
     }
@@ -302,6 +306,7 @@ std::string ModelPlacement::Listing() const {
   text << "total: " << FormatMilliseconds(Cost::Seconds(plan.total_ms * 1e-3)) << " ms estimated, "
        << plan.partitions.size() << " partitions\n"
        << explanations;
+  if (precision) text << "\n" << precision->Summary();
   if (graph_stage) {
     text << "\ngraph-level stage (the placement above is the "
          << (graph_stage->replaced() ? "graph stage's" : "op-level one") << "):\n";

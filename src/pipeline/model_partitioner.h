@@ -18,6 +18,8 @@
 #include "collage/partitioner.h"
 #include "collage/search_level.h"
 #include "pipeline/plan_file.h"
+#include "pipeline/precision_placement.h"
+#include "pipeline/precision_request.h"
 #include "runtime/executable_cache.h"
 #include "tuning/measured_cost_estimator.h"
 #include "tuning/transition_penalty.h"
@@ -37,6 +39,9 @@ struct PartitionRequest {
   SearchLevel search = SearchLevel::kOp;
   double graph_budget_seconds = 120;  // wall time of the evolutionary search, per function
   uint64_t seed = 0;                  // of the random inputs and of the evolutionary search
+  // auto (measured op-level search only): the precision stage after the fp32 placement
+  // (precision_placement.h).
+  PrecisionRequest precision;
 };
 
 struct ModelPlacement {
@@ -74,6 +79,8 @@ struct ModelPlacement {
     std::string FinalDecision() const;
   };
   std::optional<GraphStage> graph_stage;
+  // --precision auto: what the precision stage did (`plan` is its choice; the fp32 plan is in it).
+  std::optional<PrecisionOutcome> precision;
   double seconds = 0;                     // wall time, tuning included
 
   // One line per partition ("  onednn_0  onednn  3 ops (conv2d+relu)  0.1234 ms") and the
@@ -87,6 +94,11 @@ void CheckGraphStageBackends(const std::vector<std::string>& backends);
 
 // Throws Error for a model the partitioner cannot place (naming the node and the backends).
 ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request);
+
+// A plan over `results` (one per function of `model`, in order), with `like`'s header and the
+// partitions' estimated costs.
+Plan PlanOfResults(const Plan& like, const Module& model, const std::vector<PartitionResult>& results,
+                   CostEstimator& estimator);
 
 // Median end-to-end milliseconds of a partitioned module over `rounds` runs after a warm-up
 // run, as `collage run --plan` would run it; with a cache, reusing the partitions compiled before.

@@ -1,6 +1,7 @@
 #include "pipeline/partition_report_writer.h"
 
 #include <chrono>
+#include <sstream>
 
 #include "backend/backend.h"
 #include "interpreter/interpreter.h"
@@ -37,6 +38,21 @@ void MeasurePlacement(PlacementReport& report, const Module& partitioned) {
 void WritePartitionReport(const std::string& path, PlacementReport report, const Module& partitioned) {
   MeasurePlacement(report, partitioned);
   WriteTextFile(path, RenderPlacementReport(report));
+}
+
+void SetReportPrecisions(PlacementReport& report, const Plan& plan) {
+  for (ReportPartition& partition : report.partitions) {
+    for (const PlannedPartition& planned : plan.partitions) {
+      if (planned.symbol == partition.symbol) partition.precision = DTypeName(planned.precision);
+    }
+  }
+  const PlanPrecision& precision = plan.precision;
+  if (precision.mode == PrecisionMode::kFp32 || !HasReducedPrecision(plan)) return;
+  std::ostringstream text;
+  text << "auto: " << AccuracyMetricName(precision.metric) << " " << precision.calibration_error
+       << " on the calibration inputs, " << precision.check_error << " on disjoint inputs, tolerance "
+       << precision.tolerance << "; " << ReducedPartitionCount(plan) << " reduced partitions";
+  report.precision = text.str();
 }
 
 }  // namespace collage

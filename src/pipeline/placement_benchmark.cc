@@ -20,6 +20,9 @@ std::vector<BenchmarkVariant> PlacementVariants(const Module& model, const Model
   if (placement.graph_stage) {
     variants.push_back({"collage-graph", PlaceGreedy(placement.plan.module, backends, registry)});
   }
+  if (placement.precision) {
+    variants.push_back({"collage-fp32", PlaceGreedy(placement.precision->fp32_plan.module, backends, registry)});
+  }
   return variants;
 }
 
@@ -51,6 +54,7 @@ PlacementComparison ComparePlacements(std::vector<VariantLatency> latencies, con
     comparison.graph_ms = FindVariant(timed, "collage-graph").milliseconds.median;
     comparison.graph_additive_error = (*comparison.graph_ms - placement.plan.total_ms) / *comparison.graph_ms;
   }
+  if (placement.precision) comparison.fp32_ms = FindVariant(timed, "collage-fp32").milliseconds.median;
   return comparison;
 }
 

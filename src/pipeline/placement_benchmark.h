@@ -1,7 +1,8 @@
 // The comparison `collage bench` makes after tuning: the end-to-end latency of single:<b> for
 // every listed backend (b where it can, the universal fallback elsewhere), greedy (classic BYOC
-// in the listed priority order), collage (the op-level plan) and, after the graph-level stage,
-// collage-graph, timed interleaved in one process (tuning/interleaved_benchmark.h), and the
+// in the listed priority order), collage (the op-level plan; with --precision auto, the plan the
+// precision stage chose), after the graph-level stage collage-graph, and with --precision auto
+// collage-fp32 (the fp32 plan), timed interleaved in one process (tuning/interleaved_benchmark.h), and the
 // ratios and additive errors drawn from those medians.
 #pragma once
 
@@ -15,8 +16,9 @@
 
 namespace collage {
 
-// The variants, in the order they are reported: single:<b> per backend, greedy, collage, and
-// collage-graph when `placement` ran the graph stage.
+// The variants, in the order they are reported: single:<b> per backend, greedy, collage,
+// collage-graph when `placement` ran the graph stage and collage-fp32 when it ran the precision
+// stage.
 std::vector<BenchmarkVariant> PlacementVariants(const Module& model, const ModelPlacement& placement,
                                                 const std::vector<std::string>& backends);
 
@@ -30,6 +32,7 @@ struct PlacementComparison {
   double additive_error = 0;
   std::optional<double> graph_ms;
   std::optional<double> graph_additive_error;
+  std::optional<double> fp32_ms;  // --precision auto: the fp32 plan's (collage is the chosen plan)
 };
 
 // Medians, the best single backend and the additive errors of the timed variants.

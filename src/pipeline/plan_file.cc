@@ -1,5 +1,6 @@
 #include "pipeline/plan_file.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +17,7 @@
 namespace collage {
 namespace {
 
-constexpr const char* kMagic = "// collage plan 3";
+constexpr const char* kMagic = "// collage plan 4";
 constexpr const char* kPlanHashKey = "plan hash";
 
 // StableHash of the plan's text without its plan hash line, as 16 hex digits.
@@ -66,6 +67,9 @@ class HeaderReader {
     if (line == "// collage plan 2") {
       Fail(1, "plan format 2 has no boundary layouts; make the plan again with this collage's `collage partition -o`");
     }
+    if (line == "// collage plan 3") {
+      Fail(1, "plan format 3 has no precisions; make the plan again with this collage's `collage partition -o`");
+    }
     if (line != kMagic) Fail(1, "expected '" + std::string(kMagic) + "' (not a plan written by `collage partition`)");
   }
   // An error at header line `line` (1-based).
@@ -85,14 +89,19 @@ class HeaderReader {
 
 PlannedPartition ParsePartitionLine(const std::string& value, const HeaderReader& reader) {
   PlannedPartition partition;
-  char symbol[256], backend[256], layout[32];
+  char symbol[256], backend[256], layout[32], precision[32];
   unsigned long long ops = 0;
   int consumed = 0;
-  if (std::sscanf(value.c_str(), "%255s backend=%255s layout=%31s ops=%llu estimated_ms=%lf%n", symbol, backend, layout,
-                  &ops, &partition.estimated_ms, &consumed) != 5 ||
+  if (std::sscanf(value.c_str(), "%255s backend=%255s layout=%31s precision=%31s ops=%llu estimated_ms=%lf%n", symbol,
+                  backend, layout, precision, &ops, &partition.estimated_ms, &consumed) != 6 ||
       static_cast<size_t>(consumed) != value.size()) {
     reader.Fail(reader.line_number(), "malformed partition line '" + value + "'");
   }
+  const std::optional<DType> parsed_precision = ParseDType(precision);
+  if (!parsed_precision) {
+    reader.Fail(reader.line_number(), "unknown precision '" + std::string(precision) + "' (expected an element type)");
+  }
+  partition.precision = *parsed_precision;
   const std::optional<PartitionLayouts> parsed_layout = ParsePartitionLayouts(layout);
   if (!parsed_layout) {
     reader.Fail(reader.line_number(), "unknown layout '" + std::string(layout) + "' (expected one of " + LayoutNames() +
@@ -105,7 +114,53 @@ PlannedPartition ParsePartitionLine(const std::string& value, const HeaderReader
   return partition;
 }
 
+std::string PrecisionLine(const PlanPrecision& precision) {
+  std::string line = PrecisionModeName(precision.mode);
+  if (precision.mode == PrecisionMode::kFp32) return line;
+  return line + " tolerance=" + FormatDouble(precision.tolerance) + " metric=" + AccuracyMetricName(precision.metric) +
+         " calibration_error=" + FormatDouble(precision.calibration_error) +
+         " check_error=" + FormatDouble(precision.check_error);
+}
+
+PlanPrecision ParsePrecisionLine(const std::string& value, const HeaderReader& reader) {
+  PlanPrecision precision;
+  char mode[32], metric[32];
+  int consumed = 0;
+  if (std::sscanf(value.c_str(), "%31s%n", mode, &consumed) != 1) reader.Fail(reader.line_number(), "empty precision");
+  const std::optional<PrecisionMode> parsed_mode = ParsePrecisionMode(mode);
+  if (!parsed_mode) {
+    reader.Fail(reader.line_number(), "unknown precision '" + std::string(mode) + "' (expected fp32 or auto)");
+  }
+  precision.mode = *parsed_mode;
+  if (precision.mode == PrecisionMode::kFp32) {
+    if (static_cast<size_t>(consumed) != value.size()) {
+      reader.Fail(reader.line_number(), "malformed precision line '" + value + "'");
+    }
+    return precision;
+  }
+  if (std::sscanf(value.c_str(), "auto tolerance=%lf metric=%31s calibration_error=%lf check_error=%lf%n",
+                  &precision.tolerance, metric, &precision.calibration_error, &precision.check_error,
+                  &consumed) != 4 ||
+      static_cast<size_t>(consumed) != value.size()) {
+    reader.Fail(reader.line_number(), "malformed precision line '" + value +
+                                          "' (expected: auto tolerance=T metric=M calibration_error=E check_error=E)");
+  }
+  const std::optional<AccuracyMetric> parsed_metric = ParseAccuracyMetric(metric);
+  if (!parsed_metric) {
+    reader.Fail(reader.line_number(), "unknown metric '" + std::string(metric) + "' (expected rel-l2, max-rel or top1)");
+  }
+  precision.metric = *parsed_metric;
+  return precision;
+}
+
 }  // namespace
+
+size_t ReducedPartitionCount(const Plan& plan) {
+  return static_cast<size_t>(std::count_if(plan.partitions.begin(), plan.partitions.end(),
+                                           [](const PlannedPartition& partition) { return partition.precision != DType::kF32; }));
+}
+
+bool HasReducedPrecision(const Plan& plan) { return ReducedPartitionCount(plan) > 0; }
 
 std::string ModelHash(const Module& module) {
   char text[17];
@@ -121,9 +176,11 @@ std::string PlanToText(const Plan& plan) {
   for (const std::string& backend : plan.backends) backends += (backends.empty() ? "" : ",") + backend;
   text += "// backends: " + backends + "\n";
   text += "// cost: " + std::string(CostModelName(plan.cost_model)) + "\n";
+  text += "// precision: " + PrecisionLine(plan.precision) + "\n";
   for (const PlannedPartition& partition : plan.partitions) {
-    text += "// partition: " + partition.symbol + " backend=" + partition.backend +
-            " layout=" + PartitionLayoutsName(partition.layout) + " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
+    text += "// partition: " + partition.symbol + " backend=" + partition.backend + " layout=" +
+            PartitionLayoutsName(partition.layout) + " precision=" + std::string(DTypeName(partition.precision)) +
+            " ops=" + std::to_string(partition.ops) + " estimated_ms=" + FormatDouble(partition.estimated_ms) + "\n";
   }
   text += "// total_ms: " + FormatDouble(plan.total_ms) + "\n";
   std::string module = PrintModule(plan.module);
@@ -153,6 +210,7 @@ Plan ParsePlan(const std::string& text, const std::string& path) {
     reader.Fail(reader.line_number(), "unknown cost model '" + cost_model + "' (expected analytic or measured)");
   }
   plan.cost_model = *parsed_cost_model;
+  plan.precision = ParsePrecisionLine(reader.Required("precision"), reader);
   while (std::optional<std::string> line = reader.Next("partition")) {
     plan.partitions.push_back(ParsePartitionLine(*line, reader));
   }

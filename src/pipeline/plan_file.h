@@ -2,11 +2,12 @@
 // reads: the partitioned module in the text format (docs/TEXT_FORMAT.md) after a header of
 // `//` comment lines, so the whole file also parses as a module:
 //
-//   // collage plan 3
+//   // collage plan 4
 //   // model: models/mlp.cir 3f2a9c0d1e2b4a5c
 //   // backends: onednn,native
 //   // cost: analytic
-//   // partition: onednn_0 backend=onednn layout=nhwc ops=3 estimated_ms=0.01234
+//   // precision: fp32
+//   // partition: onednn_0 backend=onednn layout=nhwc precision=f32 ops=3 estimated_ms=0.01234
 //   // total_ms: 0.02468
 //   // plan hash: 9d0c4e1f2a3b5c6d
 //   def @main(...) { ... }
@@ -16,8 +17,13 @@
 // file (header and module, constants included), so a plan edited by hand is refused; it
 // guards against edits and damage, not against someone who recomputes it. A partition's
 // layout is the boundary layout of its rank-4 values (its function's BoundaryLayout attribute:
-// one layout, or "plain>nchw8c" for parameters in one and results in another);
-// plans of formats 1 and 2, which predate layouts, are refused with a message naming the format.
+// one layout, or "plain>nchw8c" for parameters in one and results in another), its precision
+// its function's Precision attribute (the function also holds its calibrated
+// ActivationRanges). A plan of `--precision auto` records the tolerance, the metric and the
+// measured errors: "// precision: auto tolerance=0.01 metric=rel-l2 calibration_error=0.0031
+// check_error=0.0042" (on the calibration inputs and on the disjoint check inputs). Plans of
+// formats 1 to 3, which predate layouts or precisions, are refused with a message naming the
+// format.
 #pragma once
 
 #include <string>
@@ -25,6 +31,7 @@
 
 #include "collage/cost_model.h"
 #include "ir/module.h"
+#include "pipeline/precision_request.h"
 #include "support/partition_layouts.h"
 
 namespace collage {
@@ -33,8 +40,18 @@ struct PlannedPartition {
   std::string symbol;   // the partition function's global_symbol
   std::string backend;
   PartitionLayouts layout;
+  DType precision = DType::kF32;
   size_t ops = 0;
   double estimated_ms = 0;
+};
+
+// The precision request a plan was made with and, for auto, the accuracy it measured.
+struct PlanPrecision {
+  PrecisionMode mode = PrecisionMode::kFp32;
+  double tolerance = 0;
+  AccuracyMetric metric = AccuracyMetric::kRelativeL2;
+  double calibration_error = 0;
+  double check_error = 0;
 };
 
 struct Plan {
@@ -42,6 +59,7 @@ struct Plan {
   std::string model_hash;
   std::vector<std::string> backends;
   CostModel cost_model = CostModel::kAnalytic;
+  PlanPrecision precision;
   std::vector<PlannedPartition> partitions;
   double total_ms = 0;
   Module module;
@@ -51,6 +69,9 @@ struct Plan {
 std::string ModelHash(const Module& module);
 
 std::string PlanToText(const Plan& plan);
+// How many partitions compute in a reduced precision.
+size_t ReducedPartitionCount(const Plan& plan);
+bool HasReducedPrecision(const Plan& plan);
 // Throws Error naming `path` and the line for a missing or malformed header or a plan hash
 // that does not match the text, and the parser's "path:line:column: ..." error for a
 // malformed module.

@@ -1,6 +1,7 @@
 #include "pipeline/request_checks.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 
 #include "backend/backend.h"
@@ -36,6 +37,26 @@ void CheckBackendNames(const std::vector<std::string>& names) {
     if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i) {
       throw UsageError("backend '" + names[i] + "' listed twice in --backends");
     }
+  }
+}
+
+void CheckTolerance(double tolerance, const std::string& text) {
+  if (!(tolerance > 0 && tolerance <= 1e6)) throw UsageError("--tolerance expects a number in (0, 1000000], got '" + text + "'");
+}
+
+void CheckTolerance(double tolerance) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", tolerance);
+  CheckTolerance(tolerance, text);
+}
+
+void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model, SearchLevel search) {
+  if (mode != PrecisionMode::kAuto) return;
+  if (cost_model != CostModel::kMeasured) {
+    throw UsageError("--precision auto chooses precisions by measured cost: it needs --cost measured");
+  }
+  if (search != SearchLevel::kOp) {
+    throw UsageError("--precision auto follows the op-level search: it needs --search op");
   }
 }
 

@@ -58,6 +58,7 @@ std::string SettingsSection(const PlacementReport& report) {
   row("backends", Join(report.backends));
   row("threads", std::to_string(report.threads));
   row("reduced precision ISA", report.reduced_precision_isa);
+  row("precision", report.precision);
   row("cost model", std::string(CostModelName(report.cost_model)));
   row("timed runs", std::to_string(report.measured_runs));
   return html + "</table>\n";
@@ -77,7 +78,8 @@ std::string PartitionRow(const ReportPartition& partition, const BackendColors& 
   std::string html = "<tr class=\"partition\">";
   html += Cell("<code>" + HtmlEscape(partition.symbol) + "</code>");
   html += Cell(Swatch(colors.ColorOf(partition.backend)) + HtmlEscape(partition.backend) +
-              (partition.layout == "plain" ? "" : " <small>" + HtmlEscape(partition.layout) + "</small>"));
+              (partition.layout == "plain" ? "" : " <small>" + HtmlEscape(partition.layout) + "</small>") +
+              (partition.precision == "f32" ? "" : " <small><b>" + HtmlEscape(partition.precision) + "</b></small>"));
   html += Cell(std::to_string(partition.ops) + ": " + HtmlEscape(partition.label));
   html += Cell(Milliseconds(partition.estimated_ms), true);
   html += Cell(Milliseconds(partition.measured_ms), true);

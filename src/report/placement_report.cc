@@ -23,6 +23,7 @@ ReportPartition MakePartition(const std::string& symbol, const CandidatePartitio
   partition.symbol = symbol;
   partition.backend = candidate.backend();
   partition.layout = PartitionLayoutsName(candidate.boundary_layouts());
+  partition.precision = DTypeName(candidate.precision());
   partition.ops = candidate.CountOpCalls(graph);
   partition.label = candidate.sub_graph().label();
   partition.estimated_ms = Milliseconds(candidate.EstimatedCost(graph, estimator));

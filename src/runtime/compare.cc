@@ -131,6 +131,8 @@ Tolerance DefaultTolerance(DType dtype) {
       return {1e-2};
     case DType::kBF16:
       return {5e-2};
+    case DType::kF64:
+      return {1e-9};
     default:
       return {0.0};
   }
@@ -142,6 +144,8 @@ double AbsoluteFloor(DType dtype) {
     case DType::kF16:
     case DType::kBF16:
       return std::numeric_limits<float>::min();
+    case DType::kF64:
+      return std::numeric_limits<double>::min();
     default:
       return 0.0;
   }

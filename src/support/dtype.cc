@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 namespace collage {
 namespace {
@@ -13,7 +14,7 @@ struct DTypeInfo {
   size_t size;
 };
 
-constexpr std::array<DTypeInfo, 8> kDTypes = {{
+constexpr std::array<DTypeInfo, 13> kDTypes = {{
     {DType::kF32, "f32", 4},
     {DType::kF16, "f16", 2},
     {DType::kBF16, "bf16", 2},
@@ -22,6 +23,11 @@ constexpr std::array<DTypeInfo, 8> kDTypes = {{
     {DType::kI32, "i32", 4},
     {DType::kI64, "i64", 8},
     {DType::kBool, "bool", 1},
+    {DType::kF64, "f64", 8},
+    {DType::kI16, "i16", 2},
+    {DType::kU16, "u16", 2},
+    {DType::kU32, "u32", 4},
+    {DType::kU64, "u64", 8},
 }};
 
 const DTypeInfo& Info(DType dtype) { return kDTypes[static_cast<size_t>(dtype)]; }
@@ -40,12 +46,35 @@ std::optional<DType> ParseDType(std::string_view name) {
 size_t DTypeSize(DType dtype) { return Info(dtype).size; }
 
 bool IsFloatingPoint(DType dtype) {
-  return dtype == DType::kF32 || dtype == DType::kF16 || dtype == DType::kBF16;
+  return dtype == DType::kF32 || dtype == DType::kF16 || dtype == DType::kBF16 || dtype == DType::kF64;
 }
 
 bool IsInteger(DType dtype) {
-  return dtype == DType::kI8 || dtype == DType::kU8 || dtype == DType::kI32 ||
-         dtype == DType::kI64;
+  return dtype == DType::kI8 || dtype == DType::kU8 || dtype == DType::kI16 || dtype == DType::kU16 ||
+         dtype == DType::kI32 || dtype == DType::kU32 || dtype == DType::kI64 || dtype == DType::kU64;
+}
+
+const std::vector<DType>& AllDTypes() {
+  static const std::vector<DType> all = [] {
+    std::vector<DType> dtypes;
+    for (const DTypeInfo& info : kDTypes) dtypes.push_back(info.dtype);
+    return dtypes;
+  }();
+  return all;
+}
+
+std::pair<int64_t, int64_t> Int64Range(DType dtype) {
+  switch (dtype) {
+    case DType::kI8: return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
+    case DType::kU8: return {0, std::numeric_limits<uint8_t>::max()};
+    case DType::kI16: return {std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()};
+    case DType::kU16: return {0, std::numeric_limits<uint16_t>::max()};
+    case DType::kI32: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    case DType::kU32: return {0, std::numeric_limits<uint32_t>::max()};
+    case DType::kU64: return {0, std::numeric_limits<int64_t>::max()};
+    case DType::kBool: return {0, 1};
+    default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  }
 }
 
 uint16_t FloatToHalf(float value) {

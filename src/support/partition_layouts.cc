@@ -20,8 +20,10 @@ std::optional<PartitionLayouts> ParsePartitionLayouts(const std::string& name) {
   return PartitionLayouts{*parameters, *results};
 }
 
-std::string WithLayoutsSuffix(const std::string& name, const PartitionLayouts& layouts) {
-  return layouts.IsPlain() ? name : name + " [" + PartitionLayoutsName(layouts) + "]";
+std::string WithLayoutsSuffix(const std::string& name, const PartitionLayouts& layouts, DType precision) {
+  std::string suffix = layouts.IsPlain() ? "" : PartitionLayoutsName(layouts);
+  if (precision != DType::kF32) suffix += (suffix.empty() ? "" : " ") + std::string(DTypeName(precision));
+  return suffix.empty() ? name : name + " [" + suffix + "]";
 }
 
 }  // namespace collage

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "support/dtype.h"
 #include "support/tensor_format.h"
 
 namespace collage {
@@ -30,7 +31,10 @@ struct PartitionLayouts {
 // "nchw8c" for a uniform boundary, "plain>nchw8c" for a mixed one.
 std::string PartitionLayoutsName(const PartitionLayouts& layouts);
 std::optional<PartitionLayouts> ParsePartitionLayouts(const std::string& name);
-// "onednn" for a plain boundary, else "onednn [plain>nchw8c]".
-std::string WithLayoutsSuffix(const std::string& name, const PartitionLayouts& layouts);
+// `name` followed by the boundary unless it is plain and the precision unless it is f32, in
+// brackets: how listings name a backend's partition ("onednn", "onednn [plain>nchw8c]",
+// "onednn [nchw8c i8]").
+std::string WithLayoutsSuffix(const std::string& name, const PartitionLayouts& layouts,
+                              DType precision = DType::kF32);
 
 }  // namespace collage

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <string>
 
 namespace collage {
 namespace {
@@ -80,6 +82,11 @@ double Tensor::GetAsDouble(int64_t index) const {
     case DType::kI32: return static_cast<const int32_t*>(data_)[index];
     case DType::kI64: return static_cast<double>(static_cast<const int64_t*>(data_)[index]);
     case DType::kBool: return static_cast<const bool*>(data_)[index] ? 1.0 : 0.0;
+    case DType::kF64: return static_cast<const double*>(data_)[index];
+    case DType::kI16: return static_cast<const int16_t*>(data_)[index];
+    case DType::kU16: return static_cast<const uint16_t*>(data_)[index];
+    case DType::kU32: return static_cast<const uint32_t*>(data_)[index];
+    case DType::kU64: return static_cast<double>(static_cast<const uint64_t*>(data_)[index]);
   }
   return 0.0;
 }
@@ -88,6 +95,15 @@ int64_t Tensor::GetAsInt64(int64_t index) const {
   switch (dtype_) {
     case DType::kI64: return static_cast<const int64_t*>(data_)[index];
     case DType::kI32: return static_cast<const int32_t*>(data_)[index];
+    case DType::kU32: return static_cast<const uint32_t*>(data_)[index];
+    case DType::kU64: {
+      const uint64_t value = static_cast<const uint64_t*>(data_)[index];
+      if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        throw Error("u64 element " + std::to_string(value) +
+                    " is above 2^63 - 1, which integer arithmetic (in int64) does not hold");
+      }
+      return static_cast<int64_t>(value);
+    }
     default: return static_cast<int64_t>(GetAsDouble(index));
   }
 }
@@ -111,6 +127,20 @@ void Tensor::SetFromDouble(int64_t index, double value) {
     case DType::kI32: static_cast<int32_t*>(data_)[index] = static_cast<int32_t>(value); return;
     case DType::kI64: static_cast<int64_t*>(data_)[index] = static_cast<int64_t>(value); return;
     case DType::kBool: static_cast<bool*>(data_)[index] = value != 0.0; return;
+    case DType::kF64: static_cast<double*>(data_)[index] = value; return;
+    case DType::kI16: static_cast<int16_t*>(data_)[index] = static_cast<int16_t>(value); return;
+    // Unsigned dtypes wrap negative values modulo 2^bits, like the signed ones narrowing.
+    case DType::kU16: static_cast<uint16_t*>(data_)[index] = static_cast<uint16_t>(static_cast<int64_t>(value)); return;
+    case DType::kU32: static_cast<uint32_t*>(data_)[index] = static_cast<uint32_t>(static_cast<int64_t>(value)); return;
+    case DType::kU64:
+      if (value >= 18446744073709551616.0) {
+        static_cast<uint64_t*>(data_)[index] = std::numeric_limits<uint64_t>::max();
+      } else {
+        static_cast<uint64_t*>(data_)[index] = value >= 9223372036854775808.0
+                                                   ? static_cast<uint64_t>(value)
+                                                   : static_cast<uint64_t>(static_cast<int64_t>(value));
+      }
+      return;
   }
 }
 

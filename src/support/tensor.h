@@ -54,7 +54,8 @@ class Tensor {
     return static_cast<const T*>(data_);
   }
 
-  // Element i (row-major) converted to double / to int64; for any dtype.
+  // Element i (row-major) converted to double / to int64; for any dtype. GetAsInt64 throws
+  // Error for a u64 element above 2^63 - 1 rather than wrap it to a negative value.
   double GetAsDouble(int64_t index) const;
   int64_t GetAsInt64(int64_t index) const;
   // Stores a double into element i converting to the dtype (rounding toward zero for

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "backend/backend_source_hash.h"
+#include "backend/precision.h"
 #include "collage/partition_function.h"
 #include "ir/structural_equal.h"
 #include "runtime/device_fingerprint.h"
@@ -25,6 +26,12 @@ std::string VersionSuffix(const MeasurementOptions& options) {
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// What a candidate is timed as: its partition function, its quantization ranges by sign only.
+Function TimedFunction(const DataflowGraph& graph, const CandidatePartition& candidate) {
+  const Function function = ExtractPartitionFunction(graph, candidate);
+  return function ? WithRangesBySign(function) : function;
 }
 
 std::string HexHash(const Function& function) {
@@ -174,7 +181,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   const auto start = std::chrono::steady_clock::now();
   std::vector<Job> pending;
   for (const CandidatePartition& candidate : candidates) {
-    const Function function = ExtractPartitionFunction(graph, candidate);
+    const Function function = TimedFunction(graph, candidate);
     if (function == nullptr) continue;
     ++stats_.candidates;
     if (memo_.Find(function, candidate.backend())) continue;
@@ -207,7 +214,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
 }
 
 Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) {
-  const Function function = ExtractPartitionFunction(graph, candidate);
+  const Function function = TimedFunction(graph, candidate);
   if (function == nullptr) return Cost::Zero();  // the host keeps it
   return memo_.Lookup(function, candidate.backend(), [&] {
     const auto start = std::chrono::steady_clock::now();

@@ -40,6 +40,10 @@ TEST(ApiErrorsTest, BadOptionsAreUsageErrorsWithTheToolsMessages) {
             "--search graph measures whole-model latency: it needs --cost measured");
   EXPECT_EQ(MessageOf<UsageError>([&] { api::Compile(model, {.database_path = "costs.sqlite"}); }),
             "--db (the measured-cost database) needs --cost measured");
+  EXPECT_EQ(MessageOf<UsageError>([&] { api::Compile(model, {.precision = api::Precision::kAuto}); }),
+            "--precision auto chooses precisions by measured cost: it needs --cost measured");
+  EXPECT_EQ(MessageOf<UsageError>([&] { api::Compile(model, {.tolerance = -1}); }),
+            "--tolerance expects a number in (0, 1000000], got '-1'");
   EXPECT_EQ(MessageOf<UsageError>([&] { api::Compile(model, {.threads = 0}); }).rfind("--threads expects an integer in [1, ", 0),
             0u);
   EXPECT_EQ(MessageOf<UsageError>([&] {

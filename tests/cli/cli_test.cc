@@ -340,9 +340,9 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   const CliResult partitioned = Run({"partition", model, "--backends", "reference", "-o", plan});
   ASSERT_EQ(partitioned.exit_code, 0) << partitioned.err;
   const std::string text = ReadFile(plan);
-  EXPECT_EQ(text.rfind("// collage plan 3\n// model: " + model + " ", 0), 0u) << text;
-  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// partition: reference_0 backend=reference layout=plain ops=1 "
-                      "estimated_ms="),
+  EXPECT_EQ(text.rfind("// collage plan 4\n// model: " + model + " ", 0), 0u) << text;
+  EXPECT_NE(text.find("\n// backends: reference\n// cost: analytic\n// precision: fp32\n// partition: reference_0 "
+                      "backend=reference layout=plain precision=f32 ops=1 estimated_ms="),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("attrs(Compiler=\"reference\", Primitive=1, global_symbol=\"reference_0\")"), std::string::npos)
@@ -359,11 +359,11 @@ TEST_F(CliTest, PlanRoundTripsThroughRunAndRefusesAnotherModel) {
   EXPECT_TRUE(refused.out.empty());
 
   WriteFile(plan, "def @main() { 1f }\n");
-  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 3'");
-  WriteFile(plan, "// collage plan 3\n// backends: reference\n");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":1: plan header: expected '// collage plan 4'");
+  WriteFile(plan, "// collage plan 4\n// backends: reference\n");
   ExpectError(Run({"run", model, "--plan", plan}), plan + ":2: plan header: expected '// model: ...'");
   WriteFile(plan, text.substr(0, text.find("// partition: ")) + "// partition: reference_0 ops=x\n// total_ms: 1\n");
-  ExpectError(Run({"run", model, "--plan", plan}), plan + ":5: plan header: malformed partition line 'reference_0 ops=x'");
+  ExpectError(Run({"run", model, "--plan", plan}), plan + ":6: plan header: malformed partition line 'reference_0 ops=x'");
 }
 
 TEST_F(CliTest, PartitionWithMeasuredCostsTunesOnceThenReadsTheDatabase) {
@@ -454,6 +454,25 @@ TEST_F(CliTest, BadPartitionOptionsAreUsageErrors) {
   ExpectUsageError(Run({"partition", model, "--backends", "tvm"}), "unknown backend 'tvm'");
   ExpectUsageError(Run({"run", model, "--plan", "p", "--backends", "reference"}),
                    "--backends and --plan exclude each other");
+}
+
+TEST_F(CliTest, BadPrecisionOptionsAreUsageErrors) {
+  const std::string model = WriteModel("m.cir", kTupleModel);
+  ExpectUsageError(Run({"partition", model, "--precision", "half"}), "--precision expects fp32 or auto, got 'half'");
+  ExpectUsageError(Run({"partition", model, "--precision", "auto"}),
+                   "--precision auto chooses precisions by measured cost: it needs --cost measured");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--search", "graph"}),
+                   "--precision auto follows the op-level search: it needs --search op");
+  ExpectUsageError(Run({"partition", model, "--precision", "auto", "--cost", "measured", "--tolerance", "x"}),
+                   "--tolerance expects a number in (0, 1000000], got 'x'");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--tolerance", "0"}),
+                   "--tolerance expects a number in (0, 1000000], got '0'");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--metric", "top5"}),
+                   "--metric expects rel-l2, max-rel or top1, got 'top5'");
+  ExpectUsageError(Run({"bench", model, "--tolerance", "0.1"}), "--tolerance applies to --precision auto");
+  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--calibration", "a.npz,"}), "--calibration");
+  ExpectUsageError(Run({"run", model, "--tolerance", "0.1"}),
+                   "--tolerance and --metric apply to --check of a reduced-precision plan (--plan)");
 }
 
 // A cost database with two onednn entries (one invalid) and one xnnpack entry.

@@ -67,10 +67,12 @@ TEST_F(PlanHashTest, APlanWithoutHashIsRefused) {
   without.erase(start, text_.find('\n', start) + 1 - start);
   WriteFile(plan_, without);
   ExpectError(Run({"run", model_, "--plan", plan_}), "expected '// plan hash: ...'");
-  WriteFile(plan_, ReplaceOnce(without, "// collage plan 3", "// collage plan 1"));
+  WriteFile(plan_, ReplaceOnce(without, "// collage plan 4", "// collage plan 1"));
   ExpectError(Run({"run", model_, "--plan", plan_}), "plan format 1 has no plan hash");
-  WriteFile(plan_, ReplaceOnce(text_, "// collage plan 3", "// collage plan 2"));
+  WriteFile(plan_, ReplaceOnce(text_, "// collage plan 4", "// collage plan 2"));
   ExpectError(Run({"run", model_, "--plan", plan_}), "plan format 2 has no boundary layouts");
+  WriteFile(plan_, ReplaceOnce(text_, "// collage plan 4", "// collage plan 3"));
+  ExpectError(Run({"run", model_, "--plan", plan_}), "plan format 3 has no precisions");
 }
 
 }  // namespace

@@ -47,6 +47,11 @@ NamedTensors ExpectedArrays() {
       {"i64", Tensor::FromVector<int64_t>(
                   {std::numeric_limits<int64_t>::min(), 0, 9223372036854775807LL, 1234567890123LL}, {4})},
       {"bool", Tensor::FromVector<bool>({true, false, true}, {3})},
+      {"f64", Tensor::FromVector<double>({1e300, -0.1, 0.0}, {3})},
+      {"i16", Tensor::FromVector<int16_t>({-32768, 0, 32767}, {3})},
+      {"u16", Tensor::FromVector<uint16_t>({0, 65535}, {2})},
+      {"u32", Tensor::FromVector<uint32_t>({0, 4294967295u}, {2})},
+      {"u64", Tensor::FromVector<uint64_t>({0, 18446744073709551615ull}, {2})},
       {"scalar", Tensor::FromVector<float>({3.5f}, {})},
       {"empty", Tensor::Zeros(DType::kF32, {0, 3})},
       {"odd_shape", Tensor::FromVector<int32_t>({0, 1, 2, 3, 4, 5}, {1, 1, 3, 1, 2})},
@@ -159,8 +164,8 @@ TEST(NpzTest, RejectsUnsupportedArrays) {
                     "big-endian arrays ('>f4') are not supported");
   ExpectNpyRejected(MakeNpy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')),
                     "object arrays ('|O') are not supported");
-  ExpectNpyRejected(MakeNpy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')),
-                    "unsupported dtype '<f8'");
+  ExpectNpyRejected(MakeNpy("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')),
+                    "unsupported dtype '<c8'");
   ExpectNpyRejected(MakeNpy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", ""),
                     "structured (record) dtypes are not supported");
 }

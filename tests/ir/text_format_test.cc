@@ -192,6 +192,25 @@ TEST(TextFormatTest, FloatConstantsSurviveBitForBit) {
   EXPECT_EQ(std::memcmp(constant->data.data<float>(), values.data(), 5 * sizeof(float)), 0);
 }
 
+TEST(TextFormatTest, WideConstantsRoundTripExactly) {
+  // f64 prints the shortest double text (0.1 is not float 0.1); u64 keeps 2^63 - 1 exactly and
+  // the u16 range is checked.
+  Function wide = MakeFunction({}, MakeConstant(Tensor::FromVector<double>({0.1, 1e300}, {2})));
+  const std::string text = PrintFunction(wide);
+  EXPECT_NE(text.find("constant([0.1, 1e+300], Tensor[(2), f64])"), std::string::npos) << text;
+  const Function parsed_wide = ParseMain(text);
+  const auto* constant = As<ConstantNode>(parsed_wide->body);
+  ASSERT_NE(constant, nullptr);
+  EXPECT_EQ(constant->data.data<double>()[0], 0.1);
+  EXPECT_EQ(constant->data.data<double>()[1], 1e300);
+  const Function unsigned_constant =
+      ParseMain("def @main() {\n  constant([9223372036854775807, 65535], Tensor[(2), u64])\n}\n");
+  const auto* parsed = As<ConstantNode>(unsigned_constant->body);
+  ASSERT_NE(parsed, nullptr);
+  EXPECT_EQ(parsed->data.data<uint64_t>()[0], uint64_t{9223372036854775807});
+  EXPECT_THROW(ParseMain("def @main() {\n  constant([65536], Tensor[(1), u16])\n}\n"), Error);
+}
+
 TEST(TextFormatTest, IntegerConstantsKeepFullInt64Precision) {
   const std::string text =
       "def @main() {\n"

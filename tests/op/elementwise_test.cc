@@ -356,5 +356,51 @@ TEST(ElementwiseTest, RemaindersTakeTheSignOfTheDividendOrTheDivisor) {
   EXPECT_THROW(EvaluateOp("floor_mod", {I64({1}, {1}), I64({0}, {1})}), Error);
 }
 
+TEST(ElementwiseTest, ShiftsWrapToTheDTypeAndShiftOutPastTheWidth) {
+  Tensor left = EvaluateOpToTensor("left_shift", {Tensor::FromVector<uint8_t>({255, 1, 3}, {3}),
+                                                  Tensor::FromVector<uint8_t>({1, 7, 8}, {3})});
+  EXPECT_TRUE(TensorIs(left, DType::kU8, {3}, {254, 128, 0}));
+  Tensor right = EvaluateOpToTensor("right_shift", {Tensor::FromVector<uint64_t>({16, 4, 1}, {3}),
+                                                    Tensor::FromVector<uint64_t>({1, 2, 64}, {3})});
+  EXPECT_TRUE(TensorIs(right, DType::kU64, {3}, {8, 1, 0}));
+  // u32 keeps values above int32's range.
+  Tensor wide = EvaluateOpToTensor("left_shift", {Tensor::FromVector<uint32_t>({1}, {1}),
+                                                  Tensor::FromVector<uint32_t>({31}, {1})});
+  EXPECT_EQ(wide.data<uint32_t>()[0], 2147483648u);
+  EXPECT_TRUE(MessageHas(InferTypeError("left_shift", {F32Type({2}), F32Type({2})}), {"lhs must be integer, got f32"}));
+}
+
+TEST(ElementwiseTest, WideDTypesComputeExactly) {
+  // f64 keeps what f32 would round away.
+  Tensor sum = EvaluateOpToTensor("add", {Tensor::FromVector<double>({1.0, 1e300}, {2}),
+                                          Tensor::FromVector<double>({std::ldexp(1.0, -40), 1e300}, {2})});
+  ASSERT_EQ(sum.dtype(), DType::kF64);
+  EXPECT_EQ(sum.data<double>()[0], 1.0 + std::ldexp(1.0, -40));
+  EXPECT_EQ(sum.data<double>()[1], 2e300);
+  Tensor maximum = EvaluateOpToTensor("maximum", {Tensor::FromVector<uint16_t>({65535, 1}, {2}),
+                                                  Tensor::FromVector<uint16_t>({0, 2}, {2})});
+  EXPECT_TRUE(TensorIs(maximum, DType::kU16, {2}, {65535, 2}));
+  Tensor minimum = EvaluateOpToTensor("minimum", {Tensor::FromVector<int16_t>({-32768, 5}, {2}),
+                                                  Tensor::FromVector<int16_t>({0, 4}, {2})});
+  EXPECT_TRUE(TensorIs(minimum, DType::kI16, {2}, {-32768, 4}));
+  Tensor remainder = EvaluateOpToTensor("floor_mod", {Tensor::FromVector<uint32_t>({4294967295u}, {1}),
+                                                      Tensor::FromVector<uint32_t>({10}, {1})});
+  EXPECT_EQ(remainder.data<uint32_t>()[0], 5u);
+}
+
+TEST(ElementwiseTest, U64AboveTheInt64RangeIsRefusedNotWrapped) {
+  const uint64_t large = (uint64_t{1} << 63) + 1;
+  try {
+    EvaluateOpToTensor("maximum", {Tensor::FromVector<uint64_t>({large}, {1}), Tensor::FromVector<uint64_t>({1}, {1})});
+    FAIL() << "expected an Error";
+  } catch (const Error& error) {
+    EXPECT_TRUE(MessageHas(error.what(), {"u64 element 9223372036854775809", "above 2^63 - 1"}));
+  }
+  // Below the limit u64 computes exactly.
+  Tensor maximum = EvaluateOpToTensor("maximum", {Tensor::FromVector<uint64_t>({large - 2}, {1}),
+                                                  Tensor::FromVector<uint64_t>({1}, {1})});
+  EXPECT_EQ(maximum.data<uint64_t>()[0], large - 2);
+}
+
 }  // namespace
 }  // namespace collage

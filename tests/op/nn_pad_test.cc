@@ -54,6 +54,18 @@ TEST(NNPadTest, ShapeErrorsNameTheDimension) {
             "nn.pad: attribute mode must be one of \"constant\", \"reflect\", \"edge\", got \"wrap\"");
 }
 
+TEST(NNPadTest, PadsIntegersExactly) {
+  // An i64 beyond float32's 24-bit mantissa survives, and the pad value converts to the dtype.
+  const int64_t large = (int64_t{1} << 40) + 1;
+  Tensor out = EvaluateOp("nn.pad", {Tensor::FromVector<int64_t>({large, -3}, {2})},
+                          {{"pad_width", Ints{1, 1}}, {"pad_value", 7.0}});
+  ASSERT_EQ(out.dtype(), DType::kI64);
+  EXPECT_EQ(std::vector<int64_t>(out.data<int64_t>(), out.data<int64_t>() + 4), (std::vector<int64_t>{7, large, -3, 7}));
+  Tensor edge = EvaluateOp("nn.pad", {Tensor::FromVector<uint8_t>({200, 5}, {2})},
+                           {{"pad_width", Ints{0, 2}}, {"mode", "edge"}});
+  EXPECT_EQ(std::vector<uint8_t>(edge.data<uint8_t>(), edge.data<uint8_t>() + 4), (std::vector<uint8_t>{200, 5, 5, 5}));
+}
+
 TEST(NNPadTest, IsInjective) { EXPECT_EQ(OpRegistry::Global().Get("nn.pad").pattern_kind, OpPatternKind::kInjective); }
 
 }  // namespace

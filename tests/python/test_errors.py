@@ -62,6 +62,15 @@ def test_graph_search_and_a_database_need_measured_costs(relu_model, tmp_path):
         cli_error("partition", CONV_BLOCK, "--db", database)
 
 
+def test_precision_options_are_refused_as_the_tool_refuses_them(relu_model):
+    assert message(collage.UsageError, lambda: collage.compile(relu_model, precision="auto")) == \
+        cli_error("partition", CONV_BLOCK, "--precision", "auto")
+    assert message(collage.UsageError, lambda: collage.compile(relu_model, precision="half")) == \
+        cli_error("partition", CONV_BLOCK, "--precision", "half")
+    assert message(collage.UsageError, lambda: collage.compile(relu_model, metric="top5")) == \
+        cli_error("partition", CONV_BLOCK, "--precision", "auto", "--metric", "top5")
+
+
 def test_a_thread_count_out_of_range(relu_model):
     assert message(collage.UsageError, lambda: collage.compile(relu_model, threads=0)) == \
         cli_error("partition", CONV_BLOCK, "--threads", "0")

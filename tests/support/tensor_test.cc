@@ -2,17 +2,30 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace collage {
 namespace {
 
 TEST(DTypeTest, NamesRoundTrip) {
-  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kU8, DType::kI32, DType::kI64,
-                      DType::kBool}) {
-    EXPECT_EQ(ParseDType(DTypeName(dtype)), dtype);
-  }
+  EXPECT_EQ(AllDTypes().size(), 13u);
+  for (DType dtype : AllDTypes()) EXPECT_EQ(ParseDType(DTypeName(dtype)), dtype);
   EXPECT_FALSE(ParseDType("float32").has_value());
   EXPECT_EQ(DTypeSize(DType::kI64), 8u);
   EXPECT_EQ(DTypeSize(DType::kBF16), 2u);
+  EXPECT_EQ(DTypeSize(DType::kF64), 8u);
+  EXPECT_EQ(DTypeSize(DType::kU16), 2u);
+  EXPECT_EQ(DTypeName(DType::kU64), "u64");
+  EXPECT_TRUE(IsFloatingPoint(DType::kF64));
+  for (DType dtype : {DType::kI16, DType::kU16, DType::kU32, DType::kU64}) EXPECT_TRUE(IsInteger(dtype));
+}
+
+TEST(DTypeTest, Int64RangesAreTheDTypesExceptU64) {
+  EXPECT_EQ(Int64Range(DType::kU16), (std::pair<int64_t, int64_t>{0, 65535}));
+  EXPECT_EQ(Int64Range(DType::kI16), (std::pair<int64_t, int64_t>{-32768, 32767}));
+  EXPECT_EQ(Int64Range(DType::kU32), (std::pair<int64_t, int64_t>{0, 4294967295}));
+  EXPECT_EQ(Int64Range(DType::kU64), (std::pair<int64_t, int64_t>{0, std::numeric_limits<int64_t>::max()}));
 }
 
 TEST(DTypeTest, HalfConversionsRoundTripRepresentableValues) {
@@ -80,6 +93,26 @@ TEST(TensorTest, ConversionsThroughDouble) {
   Tensor flags = Tensor::Zeros(DType::kBool, {1});
   flags.SetFromDouble(0, -3.0);
   EXPECT_EQ(flags.GetAsInt64(0), 1);
+}
+
+TEST(TensorTest, WideDTypesConvertWithoutNarrowing) {
+  Tensor wide = Tensor::Zeros(DType::kF64, {1});
+  wide.SetFromDouble(0, 1.0 + std::ldexp(1.0, -40));
+  EXPECT_EQ(wide.GetAsDouble(0), 1.0 + std::ldexp(1.0, -40));
+  Tensor unsigned_values = Tensor::Zeros(DType::kU32, {2});
+  unsigned_values.SetFromDouble(0, 4294967295.0);
+  unsigned_values.SetFromDouble(1, -1.0);  // wraps like the signed types narrow
+  EXPECT_EQ(unsigned_values.GetAsInt64(0), 4294967295);
+  EXPECT_EQ(unsigned_values.data<uint32_t>()[1], 4294967295u);
+  Tensor large = Tensor::FromVector<uint64_t>({std::numeric_limits<uint64_t>::max(), 7}, {2});
+  EXPECT_EQ(large.GetAsDouble(0), 18446744073709551615.0);
+  EXPECT_EQ(large.GetAsInt64(1), 7);
+  try {
+    large.GetAsInt64(0);
+    FAIL() << "expected an Error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("above 2^63 - 1"), std::string::npos) << error.what();
+  }
 }
 
 TEST(TensorTest, ReshapedSharesBufferAndChecksCount) {

@@ -176,7 +176,7 @@ def floor_problem(root: str) -> Optional[str]:
     if match is None:
         return "AbsoluteFloor not found in src/runtime/compare.cc"
     for value in re.findall(r"return ([^;]+);", match.group(1)):
-        if value.strip() in ("std::numeric_limits<float>::min()", "0.0", "0"):
+        if value.strip() in ("std::numeric_limits<float>::min()", "std::numeric_limits<double>::min()", "0.0", "0"):
             continue
         literal = number(value)
         if literal is None or literal > SMALLEST_NORMAL_FLOAT:

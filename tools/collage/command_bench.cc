@@ -84,6 +84,15 @@ int RunBenchCommand(const ParsedArguments& arguments) {
             << "collage: " << op_level_plan.partitions.size() << " partitions, estimated " << op_level_plan.total_ms
             << " ms, measured " << collage_ms << " ms (additive error " << std::showpos
             << comparison.additive_error * 100 << std::noshowpos << "%)\n";
+  if (placement.precision) {
+    std::cout << placement.precision->Summary();
+    std::cout << "collage (precision auto) vs collage-fp32: " << *comparison.fp32_ms / collage_ms << "x";
+    if (HasReducedPrecision(placement.plan)) {
+      std::cout << "; " << AccuracyMetricName(placement.plan.precision.metric) << " on the disjoint inputs "
+                << placement.plan.precision.check_error;
+    }
+    std::cout << "\n";
+  }
   if (comparison.graph_ms) {
     std::cout << "collage-graph: " << placement.plan.partitions.size() << " partitions, estimated "
               << placement.plan.total_ms << " ms, measured " << *comparison.graph_ms << " ms (additive error "
@@ -119,6 +128,14 @@ int RunBenchCommand(const ParsedArguments& arguments) {
         {"measured_candidates", placement.tuning->measured},
         {"cost_database", placement.database_path},
     };
+    if (placement.precision) {
+      json["precision"] = {{"tolerance", placement.precision->request.tolerance},
+                           {"metric", AccuracyMetricName(placement.precision->request.metric)},
+                           {"reduced_partitions", ReducedPartitionCount(placement.plan)},
+                           {"calibration_error", placement.plan.precision.calibration_error},
+                           {"check_error", placement.plan.precision.check_error},
+                           {"collage_vs_fp32", *comparison.fp32_ms / collage_ms}};
+    }
     if (comparison.graph_additive_error) {
       json["collage_graph_estimated_ms"] = placement.plan.total_ms;
       json["collage_graph_additive_error"] = *comparison.graph_additive_error;

@@ -81,6 +81,7 @@ int RunPartitionCommand(const ParsedArguments& arguments) {
       AddPartitionedFunction(report, function.original, function.result, *placement.estimator);
     }
     for (const InvalidCandidate& invalid : placement.invalid) report.refused.push_back({invalid.description, invalid.reason});
+    SetReportPrecisions(report, placement.plan);
     WritePartitionReport(*report_path, report, placement.plan.module);
     std::cout << "report written to " << *report_path << "\n";
   }

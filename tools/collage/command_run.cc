@@ -12,13 +12,15 @@
 #include "interpreter/interpreter.h"
 #include "io/npz.h"
 #include "ir/type.h"
-#include "named_values.h"
+#include "pipeline/argument_arrays.h"
 #include "output_paths.h"
 #include "pass/standard_passes.h"
 #include "pipeline/greedy_run.h"
 #include "pipeline/model_loader.h"
 #include "pipeline/output_names.h"
 #include "pipeline/plan_file.h"
+#include "pipeline/reduced_precision_check.h"
+#include "precision_arguments.h"
 #include "runtime/compare.h"
 #include "shape_option.h"
 #include "tensor_summary.h"
@@ -47,6 +49,10 @@ CommandSpec RunCommandSpec() {
               {{"--repeat"}, "N",
                "after a warm-up run, run N times (the profile's medians are over those runs; default: one run, "
                "no warm-up)"},
+              {{"--tolerance"}, "T",
+               "--check of a reduced-precision plan: the largest error accepted (default: the plan's tolerance)"},
+              {{"--metric"}, "rel-l2|max-rel|top1",
+               "--check of a reduced-precision plan: the error measure (default: the plan's metric)"},
           }};
 }
 
@@ -79,11 +85,21 @@ int RunRunCommand(const ParsedArguments& arguments) {
       inputs_path ? ArgumentsFromArrays(main, arrays, *inputs_path) : RandomArguments(main, seed);
 
   Function placed = main;
+  std::optional<PlanPrecision> reduced_precision;  // of a plan with reduced-precision partitions
   if (plan_path) {
     const Plan plan = ReadPlanFile(*plan_path);
     CheckPlanMatchesModel(plan, *plan_path, module, arguments.positional);
     backends = plan.backends;
     placed = plan.module.main();
+    if (HasReducedPrecision(plan)) reduced_precision = plan.precision;
+  }
+  if ((arguments.Has("--tolerance") || arguments.Has("--metric")) && !reduced_precision) {
+    throw UsageError("--tolerance and --metric apply to --check of a reduced-precision plan (--plan)", "run");
+  }
+  if (reduced_precision) {
+    const PrecisionRequest given = ReadPrecisionRequest(arguments, "run");
+    if (arguments.Has("--tolerance")) reduced_precision->tolerance = given.tolerance;
+    if (arguments.Has("--metric")) reduced_precision->metric = given.metric;
   }
   std::optional<uint64_t> repeat;
   if (arguments.Has("--repeat")) repeat = arguments.UnsignedValue("--repeat", 1, 1, 100000);
@@ -101,7 +117,11 @@ int RunRunCommand(const ParsedArguments& arguments) {
   }
   if (const std::optional<std::string> outputs_path = arguments.Value("--outputs")) WriteNpz(*outputs_path, outputs);
 
-  if (arguments.Has("--check")) {
+  if (arguments.Has("--check") && reduced_precision) {
+    const ReducedPrecisionCheck check = CheckReducedPrecision(result, Evaluate(loaded.main(), inputs), *reduced_precision);
+    std::cout << check.message << std::endl;
+    if (!check.within_tolerance) throw Error("--check: " + check.message);
+  } else if (arguments.Has("--check")) {
     // The oracle is the model as loaded, so the standard passes are checked too.
     const Comparison comparison = CompareValues(result, Evaluate(loaded.main(), inputs));
     std::cout << "max abs error: " << comparison.max_abs_error

@@ -4,6 +4,7 @@
 #include "backend/backend.h"
 #include "pipeline/model_loader.h"
 #include "pipeline/request_checks.h"
+#include "precision_arguments.h"
 #include "runtime/cost_database.h"
 #include "shape_option.h"
 #include "threads_option.h"
@@ -11,7 +12,7 @@
 namespace collage::cli {
 
 std::vector<OptionSpec> PartitionRequestOptionSpecs() {
-  return {
+  std::vector<OptionSpec> options = {
       {{"--backends"}, "B1,B2,...", "backends to place on (default: every available backend)"},
       {{"--db"}, "PATH", "measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
       ThreadsOptionSpec(),
@@ -24,6 +25,8 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs() {
       {{"--seed"}, "S", "seed of the random inputs and of the graph-level search (default: 0)"},
       ShapeOptionSpec(),
   };
+  for (OptionSpec& option : PrecisionOptionSpecs()) options.push_back(std::move(option));
+  return options;
 }
 
 PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostModel default_cost,
@@ -49,11 +52,19 @@ PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostMode
   request.backends = ParseBackendList(arguments.Value("--backends").value_or(every_backend), command);
   request.database_path = arguments.Value("--db").value_or("");
   request.threads = static_cast<int>(ThreadsArgument(arguments));
+  request.precision = ReadPrecisionRequest(arguments, command);
+  CheckForCommand(command, [&] { CheckPrecisionOptions(request.precision.mode, request.cost_model, request.search); });
+  if (request.precision.mode == PrecisionMode::kFp32) {
+    for (const char* option : {"--tolerance", "--metric", "--calibration"}) {
+      if (arguments.Has(option)) throw UsageError(std::string(option) + " applies to --precision auto", command);
+    }
+  }
   return request;
 }
 
 std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request) {
   std::vector<NamedPath> inputs = {{"MODEL", request.model_path}};
+  for (const std::string& file : request.precision.calibration_files) inputs.push_back({"--calibration", file});
   if (request.cost_model == CostModel::kMeasured) {
     inputs.push_back({"--db", request.database_path.empty() ? CostDatabase::DefaultPath() : request.database_path});
   }

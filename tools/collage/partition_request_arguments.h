@@ -11,7 +11,8 @@
 
 namespace collage::cli {
 
-// --backends, --db, --threads, --search, --graph-budget, --seed and --shape.
+// --backends, --db, --threads, --search, --graph-budget, --seed, --shape and the precision
+// options (precision_arguments.h).
 std::vector<OptionSpec> PartitionRequestOptionSpecs();
 
 // Reads those options (and --cost when the command has it; `default_cost` otherwise). Bad
@@ -20,7 +21,8 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs();
 PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostModel default_cost,
                                       const std::string& command);
 
-// The files the request reads: the model and, for measured costs, the cost database.
+// The files the request reads: the model, the calibration inputs and, for measured costs, the
+// cost database.
 std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request);
 
 }  // namespace collage::cli

@@ -238,7 +238,7 @@ std::string EmitResize(const ElementCall& c) {
     std::vector<std::vector<Tap>> taps;
     size_t width = 1;
     for (int64_t o = 0; o < out[2 + axis]; ++o) {
-      taps.push_back(TapsOf(o, in[2 + axis], out[2 + axis], options));
+      taps.push_back(TapsOf(axis, o, in[2 + axis], out[2 + axis], options));
       width = std::max(width, taps.back().size());
     }
     std::string positions;

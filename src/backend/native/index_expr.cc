@@ -52,14 +52,19 @@ std::string StorageType(DType dtype) {
     case DType::kI64: return "int64_t";
     case DType::kBool: return "bool";
     case DType::kF16:
-    case DType::kBF16: break;
+    case DType::kBF16:
+    case DType::kF64:
+    case DType::kI16:
+    case DType::kU16:
+    case DType::kU32:
+    case DType::kU64: break;
   }
   throw Error("native: dtype " + std::string(DTypeName(dtype)) + " is not generated");
 }
 
 std::string ComputeType(DType dtype) {
   if (dtype == DType::kF32 || dtype == DType::kBool) return StorageType(dtype);
-  StorageType(dtype);  // rejects f16/bf16
+  StorageType(dtype);  // rejects the dtypes without a generator
   return "int64_t";
 }
 

@@ -8,28 +8,10 @@
 
 namespace collage {
 
-namespace {
-
-// The range of an integer dtype, as doubles.
-std::pair<double, double> IntegerRange(DType dtype) {
-  switch (dtype) {
-    case DType::kI8:
-      return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
-    case DType::kU8:
-      return {0.0, std::numeric_limits<uint8_t>::max()};
-    case DType::kI32:
-      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    default:
-      return {-9.2233720368547748e18, 9.2233720368547748e18};  // within int64
-  }
-}
-
-}  // namespace
-
 Expr ScalarConstant(FoldingBuilder& builder, double value, DType dtype) {
   if (IsInteger(dtype)) {
-    const auto [low, high] = IntegerRange(dtype);
-    if (!(value >= low && value <= high)) {
+    const auto [low, high] = Int64Range(dtype);
+    if (!(value >= static_cast<double>(low) && value <= static_cast<double>(high))) {
       throw Error("the constant " + std::to_string(value) + " does not fit the input's dtype " +
                   std::string(DTypeName(dtype)));
     }
@@ -39,8 +21,30 @@ Expr ScalarConstant(FoldingBuilder& builder, double value, DType dtype) {
   return builder.Constant(std::move(scalar));
 }
 
+std::vector<int64_t> SequenceLengthsInput(const OnnxNode& node, size_t index, int64_t batch, int64_t max_length) {
+  std::vector<int64_t> lengths = node.IntsInput(index, "sequence_lens");
+  if (static_cast<int64_t>(lengths.size()) != batch) {
+    throw Error("input sequence_lens has " + std::to_string(lengths.size()) + " values for a batch of " +
+                std::to_string(batch));
+  }
+  for (int64_t length : lengths) {
+    if (length < 0 || length > max_length) {
+      throw Error("input sequence_lens holds " + std::to_string(length) + ", outside [0, " +
+                  std::to_string(max_length) + "]");
+    }
+  }
+  return lengths;
+}
+
 Expr Int64VectorConstant(FoldingBuilder& builder, const std::vector<int64_t>& values) {
   return builder.Constant(Tensor::FromVector(values, {static_cast<int64_t>(values.size())}));
+}
+
+Expr SliceAxis(FoldingBuilder& builder, const Expr& data, int64_t axis, int64_t begin, int64_t end) {
+  return builder.Call("strided_slice", {data},
+                      {{"begin", std::vector<int64_t>{begin}},
+                       {"end", std::vector<int64_t>{end}},
+                       {"axes", std::vector<int64_t>{axis}}});
 }
 
 Expr CastTo(FoldingBuilder& builder, const Expr& expr, DType dtype) {

@@ -16,6 +16,8 @@ namespace collage {
 Expr ScalarConstant(FoldingBuilder& builder, double value, DType dtype);
 // A 1-D i64 constant.
 Expr Int64VectorConstant(FoldingBuilder& builder, const std::vector<int64_t>& values);
+// Positions [begin, end) of `data` along `axis`.
+Expr SliceAxis(FoldingBuilder& builder, const Expr& data, int64_t axis, int64_t begin, int64_t end);
 // `expr` converted to `dtype` (itself when it already has that dtype).
 Expr CastTo(FoldingBuilder& builder, const Expr& expr, DType dtype);
 
@@ -28,6 +30,10 @@ Expr TransposeMatrix(FoldingBuilder& builder, const Expr& matrix);
 inline constexpr int64_t kMaxShapeAttribute = int64_t{1} << 31;
 // Throws Error naming `what` unless every value lies in [-kMaxShapeAttribute, kMaxShapeAttribute].
 void ExpectBounded(const std::vector<int64_t>& values, const std::string& what);
+
+// Constant input `index` of per-sequence lengths ("sequence_lens"): `batch` values in
+// [0, max_length]; throws Error otherwise.
+std::vector<int64_t> SequenceLengthsInput(const OnnxNode& node, size_t index, int64_t batch, int64_t max_length);
 
 // Throws Error unless `values` has `expected` entries; `what` names them ("attribute 'pads'").
 void ExpectCount(const std::vector<int64_t>& values, size_t expected, const std::string& what);

@@ -1,6 +1,6 @@
 // ONNX elementwise ops: activations and unary math, broadcasting binary arithmetic,
-// comparisons and logic, variadic Max/Min/Sum/Mean, Clip, Where, Cast, and the pass-through
-// ops Identity and Dropout.
+// comparisons and logic, variadic Max/Min/Sum/Mean, Clip, Where, Cast, BitShift, the
+// pass-through ops Identity and Dropout, and Det (per matrix).
 #include <limits>
 
 #include "frontend/onnx/onnx_converter_util.h"
@@ -43,6 +43,19 @@ OnnxConverter Variadic(const std::string& op_name, bool average) {
     }
     return {result};
   };
+}
+
+std::vector<Expr> ConvertBitShift(OnnxNode& node) {
+  const std::string direction = node.String("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") {
+    throw Error("attribute 'direction' must be LEFT or RIGHT, got '" + direction + "'");
+  }
+  const Expr& data = node.Input(0, "X");
+  const DType dtype = TensorTypeOf(data).dtype;
+  if (dtype != DType::kU8 && dtype != DType::kU16 && dtype != DType::kU32 && dtype != DType::kU64) {
+    throw Error("input X must be an unsigned integer, got " + std::string(DTypeName(dtype)));
+  }
+  return {node.builder().Call(direction == "LEFT" ? "left_shift" : "right_shift", {data, node.Input(1, "Y")})};
 }
 
 std::vector<Expr> ConvertLeakyRelu(OnnxNode& node) {
@@ -159,6 +172,8 @@ void RegisterElementwiseConverters(OnnxConverterTable& table) {
   };
   for (const auto& [onnx_op, op_name] : binary_ops) table.Add(onnx_op, Binary(op_name));
   table.Add("Pow", Binary("power", /*convert_rhs=*/true));
+  table.Add("BitShift", ConvertBitShift);
+  table.Add("Det", Unary("linalg.det"));
   table.Add("Max", Variadic("maximum", false));
   table.Add("Min", Variadic("minimum", false));
   table.Add("Sum", Variadic("add", false));

@@ -206,7 +206,6 @@ class GraphImporter {
     if (!input.type().has_tensor_type()) Fail(what + " is not a tensor");
     const onnx::TypeProto::Tensor& declared = input.type().tensor_type();
     const TensorTypeNode& initializer = TensorTypeOf(values_.at(input.name()));
-    // Compared as imported: a DOUBLE weight, like every DOUBLE initializer, is float32.
     if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
         ImportedDType(declared.elem_type(), what) != initializer.dtype) {
       Fail(what + " is declared " + OnnxTypeName(declared.elem_type()) + " but its initializer is " +
@@ -232,16 +231,6 @@ class GraphImporter {
     }
   }
 
-  // The element type of a graph input; DOUBLE is refused rather than narrowed, as the
-  // caller's float64 data would be.
-  DType DeclaredDType(int32_t onnx_type, const std::string& what) const {
-    if (onnx_type == onnx::TensorProto::DOUBLE) {
-      Fail(what + " is DOUBLE (float64), which collage does not take as input: it computes in float32 and would "
-                  "narrow the data; export the model with FLOAT inputs");
-    }
-    return ImportedDType(onnx_type, what);
-  }
-
   std::vector<Var> ImportInputs() {
     std::set<std::string> overridden;
     std::map<std::string, int> positions;
@@ -258,7 +247,7 @@ class GraphImporter {
         continue;
       }
       if (!input.type().has_tensor_type()) Fail(what + " is not a tensor");
-      const DType dtype = DeclaredDType(input.type().tensor_type().elem_type(), what);
+      const DType dtype = ImportedDType(input.type().tensor_type().elem_type(), what);
       if (specialized_.count(input.name()) > 0) {
         DefineSpecialized(input, dtype);
         continue;

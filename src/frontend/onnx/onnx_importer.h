@@ -5,10 +5,10 @@
 //
 // Initializers become constants, graph inputs become the parameters of @main (in graph input
 // order, named as in the model) with static shapes, except those specialized to given values
-// (OnnxImportOptions::input_values); a graph input named twice or of element type DOUBLE is an
-// error, and one with an initializer of the same name is that constant. Shape computations on
-// static values (Shape, Gather, Unsqueeze, Concat, ConstantOfShape, Range, ...) are folded to
-// constants, so the module is fully static. @main returns the single graph output, or a tuple of the
+// (OnnxImportOptions::input_values); a graph input named twice is an error, and one with an
+// initializer of the same name is that constant. Element types keep their width (DOUBLE is
+// f64). Shape computations on static values (Shape, Gather, Unsqueeze, Concat,
+// ConstantOfShape, Range, ...) are folded to constants, so the module is fully static. @main returns the single graph output, or a tuple of the
 // outputs in graph order.
 //
 // Every failure is a collage::Error with a one-line message that starts with the file name

@@ -1,8 +1,10 @@
 // ONNX ops that index, sort or rearrange elements: GatherElements, ScatterElements (and the
 // deprecated Scatter), GatherND, ScatterND, OneHot, TopK, CumSum, Trilu, Hardmax,
-// DepthToSpace, SpaceToDepth and Einsum.
+// DepthToSpace, SpaceToDepth, Einsum and ReverseSequence (sequence lengths known at import
+// time: a gather_elements of constant indices).
 #include "frontend/onnx/onnx_converter_util.h"
 #include "frontend/onnx/onnx_op_converters.h"
+#include "op/kernel_util.h"
 #include "support/shape.h"
 
 namespace collage {
@@ -142,9 +144,30 @@ std::vector<Expr> ConvertEinsum(OnnxNode& node) {
   return {node.builder().Call("einsum", std::move(operands), {{"equation", node.String("equation", "")}})};
 }
 
+std::vector<Expr> ConvertReverseSequence(OnnxNode& node) {
+  const Expr& data = node.Input(0, "input");
+  const Shape& shape = node.InputShape(0);
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const int64_t time_axis = NormalizeAxis(node.Int("time_axis", 0), rank, "attribute 'time_axis'");
+  const int64_t batch_axis = NormalizeAxis(node.Int("batch_axis", 1), rank, "attribute 'batch_axis'");
+  if (rank < 2 || time_axis == batch_axis) throw Error("time_axis and batch_axis must be two different axes");
+  const std::vector<int64_t> lengths = SequenceLengthsInput(node, 1, shape[static_cast<size_t>(batch_axis)],
+                                                           shape[static_cast<size_t>(time_axis)]);
+  Tensor indices = Tensor::Zeros(DType::kI64, shape);
+  for (int64_t flat = 0; flat < indices.NumElements(); ++flat) {
+    const std::vector<int64_t> index = UnravelIndex(flat, shape);
+    const int64_t t = index[static_cast<size_t>(time_axis)];
+    const int64_t length = lengths[static_cast<size_t>(index[static_cast<size_t>(batch_axis)])];
+    indices.data<int64_t>()[flat] = t < length ? length - 1 - t : t;
+  }
+  return {node.builder().Call("gather_elements", {data, node.builder().Constant(std::move(indices))},
+                              {{"axis", time_axis}})};
+}
+
 }  // namespace
 
 void RegisterIndexingConverters(OnnxConverterTable& table) {
+  table.Add("ReverseSequence", ConvertReverseSequence);
   table.Add("GatherElements", ConvertGatherElements);
   table.Add("ScatterElements", ConvertScatterElements);
   table.Add("Scatter", ConvertScatterElements);

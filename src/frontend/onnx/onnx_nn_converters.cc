@@ -1,6 +1,6 @@
 // ONNX neural-network ops: Conv, ConvTranspose, Gemm, MatMul, BatchNormalization,
 // LayerNormalization, InstanceNormalization, LRN, MeanVarianceNormalization, Softmax /
-// LogSoftmax (both axis conventions), pooling, Pad and Resize.
+// LogSoftmax (both axis conventions), pooling, Pad, Resize, Upsample and GridSample.
 // Only 2-D (NCHW) convolutions, pools and resizes are supported.
 #include <cmath>
 
@@ -280,45 +280,71 @@ std::vector<Expr> ConvertPad(OnnxNode& node) {
                               {{"pad_width", *pads}, {"pad_value", value}, {"mode", mode}})};
 }
 
-// Resize of the two spatial axes of NCHW data, to `sizes` or by `scales`.
+// The output extents of NCHW data of `shape` resized by `scales` (floor of extent * scale);
+// `what` names the scales in errors.
+std::vector<int64_t> ScaledExtents(const Shape& shape, const std::vector<double>& scales, const std::string& what) {
+  if (scales.size() != 4) throw Error(what + " must have 4 values, got " + std::to_string(scales.size()));
+  std::vector<int64_t> sizes;
+  for (size_t d = 0; d < 4; ++d) {
+    const double exact = static_cast<double>(shape[d]) * scales[d];
+    if (!(scales[d] > 0.0 && exact <= static_cast<double>(kMaxShapeAttribute))) {
+      throw Error(what + " gives an invalid output size");
+    }
+    sizes.push_back(static_cast<int64_t>(std::floor(exact)));
+  }
+  return sizes;
+}
+
+Expr Resize2D(OnnxNode& node, const std::vector<int64_t>& sizes, const std::vector<double>& scales,
+              const std::string& method, const std::string& coordinate_mode, const std::string& rounding) {
+  const Shape& shape = node.InputShape(0);
+  if (sizes[0] != shape[0] || sizes[1] != shape[1]) throw Error("only the two spatial axes may be resized");
+  std::vector<double> spatial_scales;
+  if (!scales.empty()) spatial_scales = {scales[2], scales[3]};
+  return node.builder().Call("image.resize2d", {node.Input(0, "X")},
+                             {{"size", std::vector<int64_t>{sizes[2], sizes[3]}},
+                              {"method", method},
+                              {"coordinate_transformation_mode", coordinate_mode},
+                              {"rounding_method", rounding},
+                              {"cubic_coeff_a", node.Float("cubic_coeff_a", -0.75)},
+                              {"exclude_outside", node.Int("exclude_outside", 0)},
+                              {"scales", spatial_scales}});
+}
+
+// Resize of the two spatial axes of NCHW data, to `sizes` or by `scales` (which then also map
+// output to input coordinates).
 std::vector<Expr> ConvertResize(OnnxNode& node) {
   if (node.opset() < 11) throw Error("Resize before opset 11 (scales as input 1, no roi) is not supported");
   ExpectInputRank(node, 0, 4, "X (only resizing NCHW data is supported)");
-  const Shape& shape = node.InputShape(0);
   const std::string coordinate_mode = node.String("coordinate_transformation_mode", "half_pixel");
-  if (coordinate_mode == "tf_crop_and_resize" || coordinate_mode == "tf_half_pixel_for_nn") {
+  if (coordinate_mode == "tf_crop_and_resize") {
     throw Error("coordinate_transformation_mode '" + coordinate_mode + "' is not supported");
   }
-  if (node.Int("exclude_outside", 0) != 0) throw Error("exclude_outside = 1 is not supported");
   std::vector<int64_t> sizes;
+  std::vector<double> scales;
   if (node.HasInput(3) && node.ConstantInput(3, "sizes").NumElements() > 0) {
     sizes = node.IntsInput(3, "sizes");
     ExpectCount(sizes, 4, "input 'sizes'");
     ExpectBounded(sizes, "input 'sizes'");
   } else if (node.HasInput(2) && node.ConstantInput(2, "scales").NumElements() > 0) {
-    const std::vector<double> scales = node.FloatsInput(2, "scales");
-    if (scales.size() != 4) throw Error("input 'scales' must have 4 values, got " + std::to_string(scales.size()));
-    for (size_t d = 0; d < 4; ++d) {
-      const double exact = static_cast<double>(shape[d]) * scales[d];
-      if (!(exact >= 0.0 && exact <= static_cast<double>(kMaxShapeAttribute))) {
-        throw Error("input 'scales' gives an invalid output size");
-      }
-      sizes.push_back(static_cast<int64_t>(std::floor(exact)));
-      if (d >= 2 && static_cast<double>(sizes.back()) != exact) {
-        throw Error("input 'scales' gives the fractional output extent " + std::to_string(exact) +
-                    "; only scales that give whole extents are supported");
-      }
-    }
+    scales = node.FloatsInput(2, "scales");
+    sizes = ScaledExtents(node.InputShape(0), scales, "input 'scales'");
   } else {
     throw Error("needs a non-empty 'scales' or 'sizes' input");
   }
-  if (sizes[0] != shape[0] || sizes[1] != shape[1]) throw Error("only the two spatial axes may be resized");
-  return {node.builder().Call("image.resize2d", {node.Input(0, "X")},
-                              {{"size", std::vector<int64_t>{sizes[2], sizes[3]}},
-                               {"method", node.String("mode", "nearest")},
-                               {"coordinate_transformation_mode", coordinate_mode},
-                               {"rounding_method", node.String("nearest_mode", "round_prefer_floor")},
-                               {"cubic_coeff_a", node.Float("cubic_coeff_a", -0.75)}})};
+  return {Resize2D(node, sizes, scales, node.String("mode", "nearest"), coordinate_mode,
+                   node.String("nearest_mode", "round_prefer_floor"))};
+}
+
+// Upsample (opsets 7 to 9, scales as an attribute, then as input 1): Resize with asymmetric
+// coordinates and nearest rounding down.
+std::vector<Expr> ConvertUpsample(OnnxNode& node) {
+  ExpectInputRank(node, 0, 4, "X (only upsampling NCHW data is supported)");
+  const std::vector<double> scales = node.opset() < 9 ? node.Floats("scales") : node.FloatsInput(1, "scales");
+  const std::string mode = node.String("mode", "nearest");
+  if (mode != "nearest" && mode != "linear") throw Error("attribute 'mode' must be nearest or linear, got '" + mode + "'");
+  const std::vector<int64_t> sizes = ScaledExtents(node.InputShape(0), scales, "the scales");
+  return {Resize2D(node, sizes, scales, mode, "asymmetric", "floor")};
 }
 
 }  // namespace
@@ -341,6 +367,13 @@ void RegisterNNConverters(OnnxConverterTable& table) {
   table.Add("GlobalMaxPool", GlobalPool("nn.global_max_pool2d"));
   table.Add("Pad", ConvertPad);
   table.Add("Resize", ConvertResize);
+  table.Add("Upsample", ConvertUpsample);
+  table.Add("GridSample", [](OnnxNode& node) -> std::vector<Expr> {
+    return {node.builder().Call("image.grid_sample", {node.Input(0, "X"), node.Input(1, "grid")},
+                                {{"mode", node.String("mode", "bilinear")},
+                                 {"padding_mode", node.String("padding_mode", "zeros")},
+                                 {"align_corners", node.Int("align_corners", 0)}})};
+  });
 }
 
 }  // namespace collage

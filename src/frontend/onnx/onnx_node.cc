@@ -154,6 +154,12 @@ std::vector<double> OnnxNode::Floats(const std::string& name, std::vector<double
   return std::vector<double>(attr->floats().begin(), attr->floats().end());
 }
 
+std::vector<std::string> OnnxNode::Strings(const std::string& name) const {
+  const AttributeProto* attr = TypedAttr(name, AttributeProto::STRINGS);
+  if (attr == nullptr) return {};
+  return std::vector<std::string>(attr->strings().begin(), attr->strings().end());
+}
+
 const onnx::TensorProto* OnnxNode::TensorAttr(const std::string& name) const {
   const AttributeProto* attr = TypedAttr(name, AttributeProto::TENSOR);
   return attr == nullptr ? nullptr : &attr->t();

@@ -73,6 +73,7 @@ class OnnxNode {
   std::vector<int64_t> Ints(const std::string& name, std::vector<int64_t> default_value = {}) const;
   std::optional<std::vector<int64_t>> OptionalInts(const std::string& name) const;
   std::vector<double> Floats(const std::string& name, std::vector<double> default_value = {}) const;
+  std::vector<std::string> Strings(const std::string& name) const;
   // A tensor attribute; nullptr when absent.
   const onnx::TensorProto* TensorAttr(const std::string& name) const;
   // The name of the first attribute of the node, in order, among `names`; empty if none.

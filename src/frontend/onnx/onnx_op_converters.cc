@@ -15,6 +15,9 @@ const OnnxConverterTable& OnnxConverterTable::Global() {
     RegisterIndexingConverters(*created);
     RegisterLossConverters(*created);
     RegisterQuantizationConverters(*created);
+    RegisterRecurrentConverters(*created);
+    RegisterSignalConverters(*created);
+    RegisterDataDependentConverters(*created);
     return created;
   }();
   return *table;

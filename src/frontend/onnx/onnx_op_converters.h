@@ -40,5 +40,8 @@ void RegisterActivationConverters(OnnxConverterTable& table);   // onnx_activati
 void RegisterIndexingConverters(OnnxConverterTable& table);     // onnx_indexing_converters.cc: gather/scatter, sort, blocks
 void RegisterLossConverters(OnnxConverterTable& table);         // onnx_loss_converters.cc: NLL and softmax cross-entropy
 void RegisterQuantizationConverters(OnnxConverterTable& table); // onnx_quantization_converters.cc: (de)quantize linear
+void RegisterRecurrentConverters(OnnxConverterTable& table);    // onnx_recurrent_converters.cc: RNN, GRU, LSTM unrolled
+void RegisterSignalConverters(OnnxConverterTable& table);       // onnx_signal_converters.cc: window functions
+void RegisterDataDependentConverters(OnnxConverterTable& table); // onnx_data_dependent_converters.cc: Compress, NonZero, Unique
 
 }  // namespace collage

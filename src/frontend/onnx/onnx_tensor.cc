@@ -10,16 +10,6 @@ namespace {
 
 using onnx::TensorProto;
 
-// Bytes per element of an ONNX type as stored in raw_data.
-int64_t OnnxElementBytes(int32_t onnx_type) {
-  switch (onnx_type) {
-    case TensorProto::DOUBLE:
-      return 8;
-    default:
-      return static_cast<int64_t>(DTypeSize(DTypeFromOnnx(onnx_type)));
-  }
-}
-
 void CheckCount(int64_t actual, int64_t expected, const std::string& field, const std::string& what) {
   if (actual != expected) {
     throw Error(what + ": " + field + " holds " + std::to_string(actual) + " values but the dimensions need " +
@@ -37,9 +27,17 @@ void CopyTypedFields(const TensorProto& proto, Tensor& tensor, const std::string
       return;
     case TensorProto::DOUBLE:
       CheckCount(proto.double_data_size(), count, "double_data", what);
+      for (int64_t i = 0; i < count; ++i) tensor.data<double>()[i] = proto.double_data(static_cast<int>(i));
+      return;
+    case TensorProto::UINT32:
+      CheckCount(proto.uint64_data_size(), count, "uint64_data", what);
       for (int64_t i = 0; i < count; ++i) {
-        tensor.data<float>()[i] = static_cast<float>(proto.double_data(static_cast<int>(i)));
+        tensor.data<uint32_t>()[i] = static_cast<uint32_t>(proto.uint64_data(static_cast<int>(i)));
       }
+      return;
+    case TensorProto::UINT64:
+      CheckCount(proto.uint64_data_size(), count, "uint64_data", what);
+      for (int64_t i = 0; i < count; ++i) tensor.data<uint64_t>()[i] = proto.uint64_data(static_cast<int>(i));
       return;
     case TensorProto::INT64:
       CheckCount(proto.int64_data_size(), count, "int64_data", what);
@@ -52,7 +50,7 @@ void CopyTypedFields(const TensorProto& proto, Tensor& tensor, const std::string
       for (int64_t i = 0; i < count; ++i) bits[i] = static_cast<uint16_t>(proto.int32_data(static_cast<int>(i)));
       return;
     }
-    default: {  // INT32, INT8, UINT8, BOOL: one int32 entry per element, converted modulo 2^bits
+    default: {  // INT32, INT16, UINT16, INT8, UINT8, BOOL: one int32 entry per element, converted modulo 2^bits
       CheckCount(proto.int32_data_size(), count, "int32_data", what);
       auto* bytes = static_cast<std::byte*>(tensor.raw_data());
       const size_t size = DTypeSize(tensor.dtype());
@@ -70,15 +68,7 @@ void CopyTypedFields(const TensorProto& proto, Tensor& tensor, const std::string
 void CopyRawData(const TensorProto& proto, Tensor& tensor) {
   const std::string& raw = proto.raw_data();
   const int64_t count = tensor.NumElements();
-  const int64_t expected = count * OnnxElementBytes(proto.data_type());
-  if (proto.data_type() == TensorProto::DOUBLE) {
-    for (int64_t i = 0; i < count; ++i) {
-      double value;
-      std::memcpy(&value, raw.data() + i * 8, sizeof(value));
-      tensor.data<float>()[i] = static_cast<float>(value);
-    }
-    return;
-  }
+  const int64_t expected = count * static_cast<int64_t>(DTypeSize(tensor.dtype()));
   if (expected > 0) std::memcpy(tensor.raw_data(), raw.data(), static_cast<size_t>(expected));
   if (tensor.dtype() == DType::kBool) {
     auto* values = static_cast<uint8_t*>(tensor.raw_data());
@@ -93,7 +83,7 @@ DType DTypeFromOnnx(int32_t onnx_type) {
     case TensorProto::FLOAT:
       return DType::kF32;
     case TensorProto::DOUBLE:
-      return DType::kF32;
+      return DType::kF64;
     case TensorProto::FLOAT16:
       return DType::kF16;
     case TensorProto::BFLOAT16:
@@ -102,15 +92,23 @@ DType DTypeFromOnnx(int32_t onnx_type) {
       return DType::kI8;
     case TensorProto::UINT8:
       return DType::kU8;
+    case TensorProto::INT16:
+      return DType::kI16;
+    case TensorProto::UINT16:
+      return DType::kU16;
     case TensorProto::INT32:
       return DType::kI32;
+    case TensorProto::UINT32:
+      return DType::kU32;
+    case TensorProto::UINT64:
+      return DType::kU64;
     case TensorProto::INT64:
       return DType::kI64;
     case TensorProto::BOOL:
       return DType::kBool;
     default:
       throw Error("unsupported element type " + OnnxTypeName(onnx_type) +
-                  " (expected FLOAT, DOUBLE, FLOAT16, BFLOAT16, INT8, UINT8, INT32, INT64 or BOOL)");
+                   " (expected FLOAT, DOUBLE, FLOAT16, BFLOAT16, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64 or BOOL)");
   }
 }
 
@@ -148,7 +146,7 @@ Tensor TensorFromOnnx(const TensorProto& proto, const std::string& what, int64_t
     throw Error(what + ": " + error.what());
   }
   Shape shape(proto.dims().begin(), proto.dims().end());
-  const int64_t element_bytes = std::max<int64_t>(OnnxElementBytes(proto.data_type()), DTypeSize(dtype));
+  const int64_t element_bytes = static_cast<int64_t>(DTypeSize(dtype));
   // The data is in the file, so a legitimate initializer never exceeds what protobuf could hold.
   const int64_t limit = std::max<int64_t>(max_bytes, std::numeric_limits<int32_t>::max());
   CheckedNumElements(shape, element_bytes, limit, what);
@@ -165,13 +163,17 @@ Tensor TensorFromOnnx(const TensorProto& proto, const std::string& what, int64_t
       case TensorProto::INT64:
         stored = proto.int64_data_size();
         break;
+      case TensorProto::UINT32:
+      case TensorProto::UINT64:
+        stored = proto.uint64_data_size();
+        break;
       default:
         stored = proto.int32_data_size();
         break;
     }
     CheckCount(stored, NumElements(shape), "the typed data field", what);
   } else {
-    const int64_t expected = NumElements(shape) * OnnxElementBytes(proto.data_type());
+    const int64_t expected = NumElements(shape) * element_bytes;
     if (static_cast<int64_t>(proto.raw_data().size()) != expected) {
       throw Error(what + ": raw_data has " + std::to_string(proto.raw_data().size()) +
                   " bytes but the dimensions need " + std::to_string(expected));

@@ -1,7 +1,7 @@
 // Conversion of ONNX element types and TensorProtos to collage DTypes and Tensors.
 //
-// DOUBLE is narrowed to f32 (the IR has no f64); every other unsupported element type is an
-// error. Data may come from raw_data or from the typed repeated fields; its size is checked
+// Each supported element type maps to the DType of the same width and kind (DOUBLE to f64,
+// UINT64 to u64, ...), so nothing is narrowed; the others (STRING, complex, ...) are an error. Data may come from raw_data or from the typed repeated fields; its size is checked
 // against the dimensions before anything is allocated.
 #pragma once
 

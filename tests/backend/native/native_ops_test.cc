@@ -169,7 +169,10 @@ const std::vector<OpCase>& Cases() {
       {"einsum_lrn", "%a: Tensor[(2, 3), f32], %b: Tensor[(3, 4), f32], %x: Tensor[(1, 5, 2, 2), f32]",
        "(einsum(%a, %b, equation=\"ij,jk->ik\"), nn.lrn(%x, size=3))"},
       {"concat_of_convs", "%x: Tensor[(1, 3, 5, 5), f32], %w: Tensor[(4, 3, 1, 1), f32], %v: Tensor[(2, 3, 3, 3), f32]",
-       "concatenate(nn.relu(nn.conv2d(%x, %w)), nn.relu(nn.conv2d(%x, %v, padding=[1, 1, 1, 1])), axis=1)"},
+       "concatenate(nn.relu(nn.conv2d(%x, %w)), nn.relu(nn.conv2d(%x, %v, padding=[1, 1, 1, 1])), axis=1)"},      {"grid_sample_det", "%x: Tensor[(1, 2, 3, 4), f32], %g: Tensor[(1, 2, 5, 2), f32], %m: Tensor[(2, 3, 3), f32]",
+       "(image.grid_sample(%x, %g), image.grid_sample(%x, %g, mode=\"bicubic\", padding_mode=\"reflection\"), "
+       "linalg.det(%m))"},
+      {"shifts", "%x: Tensor[(6), i32], %y: Tensor[(6), i32]", "(left_shift(%x, %y), right_shift(%x, %y))"},
   };
   return cases;
 }

@@ -1,11 +1,11 @@
-#include "named_values.h"
+#include "pipeline/argument_arrays.h"
 
 #include <map>
 
 #include "ir/type.h"
 #include "support/error.h"
 
-namespace collage::cli {
+namespace collage {
 namespace {
 
 std::string DescribeArray(const Tensor& tensor) { return TypeToString(TensorType(tensor.dtype(), tensor.shape())); }
@@ -60,4 +60,4 @@ std::vector<Value> ArgumentsFromArrays(const Function& function, const NamedTens
   return arguments;
 }
 
-}  // namespace collage::cli
+}  // namespace collage

@@ -9,11 +9,11 @@
 #include "ir/expr.h"
 #include "support/value.h"
 
-namespace collage::cli {
+namespace collage {
 
 // One argument per parameter of `function`, taken from the array of the same name. A
 // missing, extra or mistyped array, or a parameter that is not a tensor, is an Error
 // naming `file`, the parameter and the expected type.
 std::vector<Value> ArgumentsFromArrays(const Function& function, const NamedTensors& arrays, const std::string& file);
 
-}  // namespace collage::cli
+}  // namespace collage
