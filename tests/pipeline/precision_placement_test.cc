@@ -154,7 +154,7 @@ TEST(PrecisionPlanTest, PrecisionsRoundTripAndAMalformedLineIsNamed) {
   plan.model_hash = "0123456789abcdef";
   plan.backends = {"onednn"};
   plan.precision = {PrecisionMode::kAuto, 0.02, AccuracyMetric::kTop1, 0.0125, 0.015};
-  plan.partitions = {{"onednn_0", "onednn", Layout::kPlain, DType::kI8, 2, 0.5}};
+  plan.partitions = {{"onednn_0", "onednn", PartitionLayouts{}, DType::kI8, 2, 0.5}};
   plan.module = ParseModule("def @main(%x: Tensor[(2), f32]) { %x }", "m");
   const std::string text = PlanToText(plan);
   EXPECT_NE(text.find("// precision: auto tolerance=0.02 metric=top1 calibration_error=0.0125 check_error=0.015\n"),
@@ -179,8 +179,8 @@ TEST(PrecisionPlanTest, PrecisionsRoundTripAndAMalformedLineIsNamed) {
 TEST(PrecisionPlanTest, TheReportTakesEachPartitionsPrecisionAndTheAccuracyFromThePlan) {
   Plan plan;
   plan.precision = {PrecisionMode::kAuto, 0.01, AccuracyMetric::kRelativeL2, 0.004, 0.005};
-  plan.partitions = {{"onednn_0", "onednn", Layout::kPlain, DType::kI8, 1, 0.5},
-                     {"onednn_1", "onednn", Layout::kPlain, DType::kF32, 1, 0.5}};
+  plan.partitions = {{"onednn_0", "onednn", PartitionLayouts{}, DType::kI8, 1, 0.5},
+                     {"onednn_1", "onednn", PartitionLayouts{}, DType::kF32, 1, 0.5}};
   PlacementReport report;
   report.partitions.resize(2);
   report.partitions[0].symbol = "onednn_1";
