@@ -45,11 +45,10 @@ std::vector<Tensor> AllocateFlattened(const Type& type) {
 }
 
 std::vector<Tensor> AllocateResults(const Function& function) {
-  const Layout layout = BoundaryLayoutsOf(function).results;
+  const std::vector<Shape> shapes = BoundaryResultShapes(function);
+  const std::vector<const TensorTypeNode*> types = FlattenedTensorTypes(function->body->checked_type());
   std::vector<Tensor> tensors;
-  for (const TensorTypeNode* tensor : FlattenedTensorTypes(function->body->checked_type())) {
-    tensors.push_back(Tensor::Zeros(tensor->dtype, PhysicalShape(tensor->shape, layout)));
-  }
+  for (size_t i = 0; i < types.size(); ++i) tensors.push_back(Tensor::Zeros(types[i]->dtype, shapes[i]));
   return tensors;
 }
 
