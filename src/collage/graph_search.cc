@@ -224,6 +224,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   if (options.search.transition_penalty) {
     PartitionOptions without_penalty = options;
     without_penalty.search.transition_penalty = nullptr;
+    without_penalty.search.hand_over_penalty = nullptr;
     without_penalty.search.transition_penalty_bound = nullptr;
     offer_finalist(PlaceOpLevel(function, specs, estimator, without_penalty), FinalistOrigin::PenaltyFree());
   }

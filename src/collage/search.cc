@@ -35,6 +35,9 @@ struct BoundaryEntry {
   size_t side;       // the side (PartitionSide, by index) whose partition computed the node's value
   bool host;         // the node is in a host partition (which is never charged)
   size_t partition;  // while the node has an uncovered producer: its partition's first inside node; else kNone
+  // While `partition` is set: the specs (one bit per spec index) that partition has been
+  // charged a hand-over from.
+  uint64_t handed_over_from = 0;
   bool operator==(const BoundaryEntry& other) const = default;
 };
 
@@ -83,6 +86,7 @@ struct DijkstraInput {
   const SearchOptions& options;  // its transition penalty, when set, puts the boundary in the key
   const std::vector<size_t>* side_of_candidate = nullptr;  // index into `sides`, per candidate
   std::vector<PartitionSide> sides;
+  std::vector<size_t> spec_of_side;  // per side: its spec's index (below 64) among the sides' specs
   std::function<bool(size_t)> allowed;      // unset: every candidate
   std::function<double(size_t)> surcharge;  // unset: none
 };
@@ -121,17 +125,29 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
   }
 
   double penalty = 0;
+  uint64_t handed_over_from = 0;                                // this candidate's
+  std::vector<std::pair<size_t, uint64_t>> consumers_handed_to;  // covered consumers' partitions'
   if (!host) {
     const auto& charge = input.options.transition_penalty;
+    const auto& hand_over = input.options.hand_over_penalty;
     const PartitionSide& this_side = input.sides[side];
+    // One bit per spec, with a hand-over penalty only.
+    auto spec_bit = [&](size_t of_side) { return hand_over ? uint64_t{1} << input.spec_of_side[of_side] : 0; };
+    const uint64_t this_spec = spec_bit(side);
     for (size_t value : candidate.sub_graph().input().ToVector()) {
       if (graph.node(value).expr->kind() == ExprKind::kVar) {
         penalty += charge(kModelSide, this_side, value, graph);
         continue;
       }
       const BoundaryEntry* producer = FindEntry(from.boundary, value);
-      if (producer != nullptr && !input.sides[producer->side].HandsOverFreelyTo(this_side)) {
+      if (producer == nullptr) continue;
+      if (!input.sides[producer->side].HandsOverFreelyTo(this_side)) {
         penalty += charge(input.sides[producer->side], this_side, value, graph);
+      }
+      const uint64_t producer_spec = spec_bit(producer->side);
+      if (hand_over && producer_spec != this_spec && (handed_over_from & producer_spec) == 0) {
+        handed_over_from |= producer_spec;
+        penalty += hand_over(input.sides[producer->side], this_side);
       }
     }
     for (size_t value : inside) {
@@ -140,7 +156,21 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
       for (size_t consumer : graph.node(value).outputs) {
         if (candidate.sub_graph().inside()[consumer] || !from.covered[consumer]) continue;
         const BoundaryEntry* entry = FindEntry(from.boundary, consumer);
-        if (entry == nullptr || entry->host || this_side.HandsOverFreelyTo(input.sides[entry->side])) continue;
+        if (entry == nullptr || entry->host) continue;
+        const uint64_t consumer_spec = spec_bit(entry->side);
+        if (hand_over && consumer_spec != this_spec) {
+          auto charged = std::find_if(consumers_handed_to.begin(), consumers_handed_to.end(),
+                                      [&](const auto& handed) { return handed.first == entry->partition; });
+          if (charged == consumers_handed_to.end()) {
+            consumers_handed_to.emplace_back(entry->partition, entry->handed_over_from);
+            charged = consumers_handed_to.end() - 1;
+          }
+          if ((charged->second & this_spec) == 0) {
+            charged->second |= this_spec;
+            penalty += hand_over(this_side, input.sides[entry->side]);
+          }
+        }
+        if (this_side.HandsOverFreelyTo(input.sides[entry->side])) continue;
         if (std::find(charged_partitions.begin(), charged_partitions.end(), entry->partition) !=
             charged_partitions.end()) {
           continue;
@@ -159,11 +189,21 @@ double StepBoundary(const DijkstraInput& input, const State& from, const IndexSe
     const bool waits = std::any_of(node.inputs.begin(), node.inputs.end(), [&](size_t n) { return !covered[n]; });
     const bool feeds = std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t n) { return !covered[n]; });
     if (!waits && !feeds) return;
-    if (!waits) entry.partition = kNone;
+    if (waits) {
+      for (const auto& [partition, specs] : consumers_handed_to) {
+        if (entry.partition == partition) entry.handed_over_from = specs;
+      }
+    } else {
+      entry.partition = kNone;
+      entry.handed_over_from = 0;
+    }
     boundary.push_back(entry);
   };
   for (const BoundaryEntry& entry : from.boundary) keep(entry);
-  for (const BoundaryEntry& entry : added) keep(entry);
+  for (BoundaryEntry entry : added) {
+    if (!entry.host) entry.handed_over_from = handed_over_from;
+    keep(entry);
+  }
   std::sort(boundary.begin(), boundary.end(),
             [](const BoundaryEntry& a, const BoundaryEntry& b) { return a.node < b.node; });
   return penalty;
@@ -189,6 +229,7 @@ struct StateKeyHash {
     if (keying == StateKeying::kCoveredOnly) return hash;
     for (const BoundaryEntry& entry : *key.boundary) {
       hash = HashCombine(hash, HashCombine(HashCombine(entry.node, entry.side), entry.partition));
+      hash = HashCombine(hash, static_cast<size_t>(entry.handed_over_from));
     }
     return hash;
   }
@@ -407,8 +448,19 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
                 "; specs tried: " + JoinNames(spec_names));
   }
 
-  DijkstraInput input{graph, candidates, starting_at, estimator, options, &side_of_candidate, std::move(sides),
-                      nullptr, nullptr};
+  std::vector<std::string> specs;
+  std::vector<size_t> spec_of_side;
+  for (const PartitionSide& side : sides) {
+    auto found = std::find(specs.begin(), specs.end(), side.spec);
+    spec_of_side.push_back(static_cast<size_t>(found - specs.begin()));
+    if (found == specs.end()) specs.push_back(side.spec);
+  }
+  if (options.hand_over_penalty && specs.size() > 64) {
+    throw Error("Collage search: a hand-over penalty needs at most 64 partition specs, got " +
+                std::to_string(specs.size()));
+  }
+  DijkstraInput input{graph,    candidates, starting_at, estimator, options, &side_of_candidate, std::move(sides),
+                      std::move(spec_of_side), nullptr,    nullptr};
   size_t farthest_uncovered = 0;
   const bool complete = SearchWithinBudget(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
@@ -431,7 +483,7 @@ std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region, const 
   SearchResult result;
   result.stats.candidates = candidates_.size();
   const SearchOptions no_penalty;
-  DijkstraInput input{graph_, candidates_, starting_at_, estimator_, no_penalty, nullptr, {}, allowed, surcharge};
+  DijkstraInput input{graph_, candidates_, starting_at_, estimator_, no_penalty, nullptr, {}, {}, allowed, surcharge};
   size_t farthest_uncovered = 0;
   const bool complete = SearchWithinBudget(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

@@ -54,9 +54,14 @@ struct SearchOptions {
   std::function<double(const PartitionSide& producer, const PartitionSide& consumer, size_t value,
                        const DataflowGraph& graph)>
       transition_penalty;
-  // The most `transition_penalty` may charge for handing over node `value`, whatever the two
-  // sides. Optional; when set, states that cannot beat another with the same covered set are
-  // dropped (the result stays exact).
+  // Seconds added once per partition for every other spec it takes values from (by its
+  // parameters or by projections of that spec's tuples): running a partition right after one of
+  // another backend, beyond both partitions' own costs. Never for the model's side or host
+  // partitions. Unset: none. Needs `transition_penalty`.
+  std::function<double(const PartitionSide& producer, const PartitionSide& consumer)> hand_over_penalty;
+  // The most `transition_penalty` plus `hand_over_penalty` may charge for handing over node
+  // `value`, whatever the two sides. Optional; when set, states that cannot beat another with
+  // the same covered set are dropped (the result stays exact).
   std::function<double(size_t value, const DataflowGraph& graph)> transition_penalty_bound;
   // The spec of the candidates that compute nothing (tuples, projections, constants; "" for
   // none). Handing values to them costs nothing, and a node of theirs with one producer (a

@@ -245,9 +245,30 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     measured = owned.get();
     estimator = std::move(owned);
     placement.conversion_costs = std::make_shared<MeasuredConversionCosts>(placement.database.get());
+    placement.hand_over_costs =
+        std::make_shared<MeasuredHandOverCosts>(BackendRegistry::Global(), placement.database.get(), request.threads);
+    double most_hand_over = 0;
+    for (const std::string& producer : request.backends) {
+      for (const std::string& consumer : request.backends) {
+        if (producer == consumer) continue;
+        const double seconds = placement.hand_over_costs->Seconds(producer, consumer);
+        placement.hand_overs.push_back({producer, consumer, seconds});
+        most_hand_over = std::max(most_hand_over, seconds);
+      }
+    }
+    std::map<std::string, std::string> backend_of_spec;
+    for (const PartitionSpec& spec : specs) {
+      if (spec.name != host.name) backend_of_spec.emplace(spec.name, spec.backend);
+    }
     options.search.transition_penalty = ConversionTransitionPenalty(placement.conversion_costs->AsFunction());
+    options.search.hand_over_penalty = BackendHandOverPenalty(
+        [costs = placement.hand_over_costs](const std::string& producer, const std::string& consumer) {
+          return costs->Seconds(producer, consumer);
+        },
+        std::move(backend_of_spec));
     options.search.transition_penalty_bound = ConversionTransitionPenaltyBound(
-        placement.conversion_costs->AsFunction(), std::vector<Layout>(boundary_layouts.begin(), boundary_layouts.end()));
+        placement.conversion_costs->AsFunction(), std::vector<Layout>(boundary_layouts.begin(), boundary_layouts.end()),
+        most_hand_over);
     options.search.host_spec = host.name;
   } else {
     estimator = std::make_shared<AnalyticCostEstimator>(performance);

@@ -22,6 +22,7 @@
 #include "pipeline/precision_request.h"
 #include "runtime/executable_cache.h"
 #include "tuning/measured_cost_estimator.h"
+#include "tuning/hand_over_cost.h"
 #include "tuning/transition_penalty.h"
 
 namespace collage {
@@ -62,6 +63,14 @@ struct ModelPlacement {
   std::optional<TuningStats> tuning;      // measured only
   std::vector<InvalidCandidate> invalid;  // measured only
   std::shared_ptr<MeasuredConversionCosts> conversion_costs;  // measured only: the transition penalty's
+  std::shared_ptr<MeasuredHandOverCosts> hand_over_costs;     // measured only: the hand-over penalty's
+  // Measured only: the hand-over cost between every ordered pair of the request's backends.
+  struct HandOver {
+    std::string producer;
+    std::string consumer;
+    double seconds = 0;
+  };
+  std::vector<HandOver> hand_overs;
   // --search graph: the op-level plan (`plan` is the final choice), what the graph stage did per
   // function, and the final interleaved measurement (milliseconds) of the op-level plan and the
   // graph stage's finalists (best first by search fitness) that decided.

@@ -42,12 +42,15 @@ decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(Conversi
 }
 
 decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost,
-                                                                                   std::vector<Layout> layouts) {
+                                                                                   std::vector<Layout> layouts,
+                                                                                   double most_hand_over) {
   Check(static_cast<bool>(cost), "ConversionTransitionPenaltyBound: no conversion cost");
-  return [cost = std::move(cost), layouts = std::move(layouts)](size_t value, const DataflowGraph& graph) {
+  Check(most_hand_over >= 0, "ConversionTransitionPenaltyBound: a negative hand-over bound");
+  return [cost = std::move(cost), layouts = std::move(layouts), most_hand_over](size_t value,
+                                                                                const DataflowGraph& graph) {
     const Expr& expr = graph.node(value).expr;
     if (expr->kind() == ExprKind::kConstant) return 0.0;
-    double seconds = 0;
+    double seconds = most_hand_over;
     ForEachTensorType(expr->checked_type(), [&](const TensorTypeNode& tensor) {
       double dearest = 0;
       for (Layout from : layouts) {
@@ -60,6 +63,18 @@ decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBou
       seconds += dearest;
     });
     return seconds;
+  };
+}
+
+decltype(SearchOptions::hand_over_penalty) BackendHandOverPenalty(HandOverCost cost,
+                                                                  std::map<std::string, std::string> backend_of_spec) {
+  Check(static_cast<bool>(cost), "BackendHandOverPenalty: no hand-over cost");
+  return [cost = std::move(cost), backend_of_spec = std::move(backend_of_spec)](const PartitionSide& producer,
+                                                                                const PartitionSide& consumer) {
+    const auto from = backend_of_spec.find(producer.spec);
+    const auto to = backend_of_spec.find(consumer.spec);
+    if (from == backend_of_spec.end() || to == backend_of_spec.end() || from->second == to->second) return 0.0;
+    return cost(from->second, to->second);
   };
 }
 

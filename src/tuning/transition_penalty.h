@@ -30,9 +30,20 @@ using ConversionCost = std::function<double(const Shape& shape, DType dtype, Lay
 // from the producer's layout to the consumer's; 0 where the bytes agree and for constants.
 decltype(SearchOptions::transition_penalty) ConversionTransitionPenalty(ConversionCost cost);
 // Its bound per value: the dearest conversion between any two of `layouts` (those the
-// partitions can take, plain among them).
+// partitions can take, plain among them), plus `most_hand_over` (the dearest hand-over
+// between two backends; a hand-over is charged for at least one value) for non-constants.
 decltype(SearchOptions::transition_penalty_bound) ConversionTransitionPenaltyBound(ConversionCost cost,
-                                                                                   std::vector<Layout> layouts);
+                                                                                   std::vector<Layout> layouts,
+                                                                                   double most_hand_over = 0);
+
+// Seconds to run a partition of backend `consumer` right after one of backend `producer`,
+// beyond running it after one of its own (tuning/hand_over_cost.h).
+using HandOverCost = std::function<double(const std::string& producer, const std::string& consumer)>;
+
+// The search's hand-over penalty: `cost` between the backends of the two sides' specs, as
+// `backend_of_spec` names them (a spec it does not name costs nothing).
+decltype(SearchOptions::hand_over_penalty) BackendHandOverPenalty(HandOverCost cost,
+                                                                  std::map<std::string, std::string> backend_of_spec);
 
 // Conversion times measured on this machine with the conversion kernel (the median of a few
 // runs), looked up first in the database (per device) and stored there, and remembered.

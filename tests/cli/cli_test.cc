@@ -378,7 +378,7 @@ TEST_F(CliTest, PartitionWithMeasuredCostsTunesOnceThenReadsTheDatabase) {
   EXPECT_NE(cold.out.find(" 0 from the database, "), std::string::npos) << cold.out;
   EXPECT_EQ(cold.out.find(" 0 measured"), std::string::npos) << cold.out;
   EXPECT_NE(cold.out.find("; cost database " + database + "\n"), std::string::npos) << cold.out;
-  EXPECT_NE(cold.out.find("\ntransition penalty: layout conversions between partitions, measured"), std::string::npos) << cold.out;
+  EXPECT_NE(cold.out.find("\ntransition penalty: layout conversions and hand-overs between backends, measured"), std::string::npos) << cold.out;
   EXPECT_NE(ReadFile(plan).find("\n// cost: measured\n"), std::string::npos);
 
   const CliResult warm = Run(partition);

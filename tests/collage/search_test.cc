@@ -88,7 +88,8 @@ double BestCover(const DataflowGraph& graph, const std::vector<CandidatePartitio
 // non-host partition pays for each input whose value a partition of another side (spec and
 // boundary layout) computed, from the model's side for parameters (a host node passes on its
 // one producer's side; constants have none), and for each of its values that is (a field of)
-// the body's result, to the model's side.
+// the body's result, to the model's side; and, with a hand-over penalty, once for every other
+// spec among its inputs' sides (the model's excepted).
 double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                         const std::vector<size_t>& chosen, const SearchOptions& options) {
   const PartitionSide model_side{"", PartitionLayouts{}};
@@ -128,9 +129,14 @@ double PenaltiesOfCover(const DataflowGraph& graph, const std::vector<CandidateP
                              producer.layouts.results == side.layouts.results;
       return !same_side || producer.layouts.parameters != producer.layouts.results;
     };
+    std::set<std::string> handed_over_from;
     for (size_t value : candidates[c].sub_graph().input().ToVector()) {
       if (value_side[value] && charged(*value_side[value])) {
         total += options.transition_penalty(*value_side[value], side, value, graph);
+      }
+      if (options.hand_over_penalty && value_side[value] && !value_side[value]->spec.empty() &&
+          value_side[value]->spec != side.spec && handed_over_from.insert(value_side[value]->spec).second) {
+        total += options.hand_over_penalty(*value_side[value], side);
       }
     }
     for (size_t value : candidates[c].sub_graph().inside().ToVector()) {
@@ -230,6 +236,19 @@ SearchOptions ValueDependentPenalty() {
   return options;
 }
 
+// The search's placement of `graph`, checked to cost what the exhaustive enumeration's best
+// cover costs with the penalties of `options`.
+SearchResult ExpectExhaustiveOptimum(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
+                                     const SearchOptions& options, uint64_t seed) {
+  MockCostEstimator estimator(HashedCost);
+  SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
+  const double best = BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
+    return PenaltiesOfCover(graph, candidates, chosen, options);
+  });
+  EXPECT_NEAR(result.total.seconds(), best, 1e-9 * best) << "seed " << seed;
+  return result;
+}
+
 TEST(SearchTest, DijkstraWithTransitionPenaltiesMatchesExhaustiveEnumeration) {
   const std::vector<PartitionSpec> specs = MockSpecs();
   const SearchOptions options = ValueDependentPenalty();
@@ -237,17 +256,76 @@ TEST(SearchTest, DijkstraWithTransitionPenaltiesMatchesExhaustiveEnumeration) {
   for (uint64_t seed = 1; seed <= 150; ++seed) {
     const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 10)));
     const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
-    MockCostEstimator estimator(HashedCost);
-    const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
-    const double best = BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
-      return PenaltiesOfCover(graph, candidates, chosen, options);
-    });
-    ASSERT_NEAR(result.total.seconds(), best, 1e-9 * best) << "seed " << seed;
+    const SearchResult result = ExpectExhaustiveOptimum(graph, candidates, options, seed);
+    if (::testing::Test::HasFailure()) return;
     double own_costs = 0;
     for (const CandidatePartition& chosen : result.chosen) own_costs += HashedCost(graph, chosen).seconds();
     if (result.total.seconds() > own_costs + 1e-9) ++penalized_plans;
   }
   EXPECT_GT(penalized_plans, 10u);  // the penalties do shape some optimal plans
+}
+
+// A hand-over penalty per pair of specs, on top of the value-dependent transition penalty.
+SearchOptions WithHandOverPenalty(SearchOptions options) {
+  options.hand_over_penalty = [](const PartitionSide& producer, const PartitionSide& consumer) {
+    EXPECT_NE(producer.spec, consumer.spec);
+    EXPECT_FALSE(producer.spec.empty() || consumer.spec.empty());
+    EXPECT_NE(producer.spec, "host");
+    EXPECT_NE(consumer.spec, "host");
+    return 0.25 + 0.5 * static_cast<double>((producer.spec.size() + 2 * consumer.spec.size()) % 5);
+  };
+  const auto conversions = options.transition_penalty_bound;
+  options.transition_penalty_bound = [conversions](size_t value, const DataflowGraph& graph) {
+    return conversions(value, graph) + 0.25 + 0.5 * 4;
+  };
+  return options;
+}
+
+TEST(SearchTest, DijkstraWithHandOverPenaltiesMatchesExhaustiveEnumeration) {
+  const std::vector<PartitionSpec> specs = MockSpecs();
+  const SearchOptions without = ValueDependentPenalty();
+  const SearchOptions options = WithHandOverPenalty(without);
+  size_t changed_plans = 0;
+  for (uint64_t seed = 1; seed <= 150; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 10)));
+    const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
+    const SearchResult result = ExpectExhaustiveOptimum(graph, candidates, options, seed);
+    if (::testing::Test::HasFailure()) return;
+    MockCostEstimator estimator(HashedCost);
+    const SearchResult conversions_only = SearchOptimalPlacement(graph, candidates, estimator, {}, without);
+    if (result.total.seconds() > conversions_only.total.seconds() + 1e-9) ++changed_plans;
+  }
+  EXPECT_GT(changed_plans, 10u);  // the hand-overs do cost some optimal plans more
+}
+
+// relu(x) + tanh(x) * exp(x): the add's partition takes values from two partitions of one other
+// spec and pays one hand-over; a partition of the model's parameters pays none.
+TEST(SearchTest, HandOverIsChargedOncePerPartitionAndProducingSpec) {
+  Var x = MakeVar("x", testing::F32({2, 3}));
+  const DataflowGraph graph = GraphOf(MakeFunction(
+      {x}, CallOp("add", {CallOp("nn.relu", {x}), CallOp("multiply", {CallOp("tanh", {x}), CallOp("exp", {x})})})));
+  const SubGraphConfig singletons{.max_exits = 1, .allow_taps = false, .max_depth = 1};
+  const std::vector<PartitionSpec> specs = {
+      MakeOpPredicateSpec(Declare("a", {"nn.relu", "tanh", "exp", "multiply"}), singletons),
+      MakeOpPredicateSpec(Declare("b", {"add"}), singletons)};
+  MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition&) { return Cost::Seconds(1); });
+  SearchOptions options;
+  options.transition_penalty = [](const PartitionSide&, const PartitionSide&, size_t, const DataflowGraph&) {
+    return 0.0;
+  };
+  std::vector<std::pair<std::string, std::string>> charged;
+  options.hand_over_penalty = [&](const PartitionSide& producer, const PartitionSide& consumer) {
+    charged.emplace_back(producer.spec, consumer.spec);
+    return 10.0;
+  };
+  const SearchResult result = SearchOptimalPlacement(graph, AllCandidates(graph, specs), estimator, {}, options);
+  EXPECT_EQ(result.chosen.size(), 5u);
+  EXPECT_EQ(result.total.seconds(), 15.0);  // five partitions and the add's one hand-over
+  EXPECT_FALSE(charged.empty());
+  for (const auto& [producer, consumer] : charged) {
+    EXPECT_EQ(producer, "a");
+    EXPECT_EQ(consumer, "b");
+  }
 }
 
 // Specs offering channels-last boundaries next to plain ones, over rank-4 graphs: the search
@@ -281,12 +359,8 @@ TEST(SearchTest, DijkstraWithBoundaryLayoutsMatchesExhaustiveEnumeration) {
       channels_last_candidates += candidate.boundary_layouts() == PartitionLayouts::Uniform(Layout::kChannelsLast);
       mixed_candidates += !candidate.boundary_layouts().IsUniform();
     }
-    MockCostEstimator estimator(HashedCost);
-    const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
-    const double best = BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
-      return PenaltiesOfCover(graph, candidates, chosen, options);
-    });
-    ASSERT_NEAR(result.total.seconds(), best, 1e-9 * best) << "seed " << seed;
+    const SearchResult result = ExpectExhaustiveOptimum(graph, candidates, options, seed);
+    if (::testing::Test::HasFailure()) return;
     for (const CandidatePartition& chosen : result.chosen) {
       if (chosen.boundary_layouts() == PartitionLayouts::Uniform(Layout::kChannelsLast)) {
         ++channels_last_plans;

@@ -26,7 +26,11 @@ constexpr size_t kInvalidListed = 5;
 
 void PrintTuning(const ModelPlacement& placement) {
   std::cout << "tuning: " << placement.tuning->ToString() << "; cost database " << placement.database_path << "\n";
-  std::cout << "transition penalty: layout conversions between partitions, measured\n";
+  std::cout << "transition penalty: layout conversions and hand-overs between backends, measured\n";
+  for (const ModelPlacement::HandOver& hand_over : placement.hand_overs) {
+    std::cout << "  hand-over " << hand_over.producer << " -> " << hand_over.consumer << ": " << hand_over.seconds * 1e6
+              << " us\n";
+  }
   std::map<std::string, size_t> per_reason;
   for (size_t i = 0; i < placement.invalid.size(); ++i) {
     const InvalidCandidate& invalid = placement.invalid[i];
