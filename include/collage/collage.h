@@ -7,6 +7,7 @@
 #include "collage/benchmark.h"
 #include "collage/compile_options.h"
 #include "collage/compiled_model.h"
+#include "collage/cost_database.h"
 #include "collage/error.h"
 #include "collage/model.h"
 #include "collage/npz.h"
