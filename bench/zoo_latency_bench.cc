@@ -11,9 +11,9 @@
 // A variant that fails to compile shows its one-line reason instead of a time. Each variant's
 // outputs are checked once against torch's (MODEL.outputs.npz, within 1e-3 x max |output|).
 // Then 2 warm-up rounds and N timed rounds, each running every variant once (round-robin, so
-// machine noise hits all variants alike). One Executor::Run, result copy included, is timed.
+// machine noise hits all variants alike). One CompiledModel::Run, outputs included, is timed.
 // Prints one row per model: median ms [p10-p90] per variant and best single / greedy.
-// It runs itself under the backends' load-time environment (backend/load_time_environment.h),
+// It runs itself under the backends' load-time environment (api::ReexecuteWithBackendEnvironment),
 // so that one variant's idle worker threads do not starve the next variant's.
 #include <cmath>
 #include <filesystem>
@@ -26,16 +26,11 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend.h"
-#include "backend/load_time_environment.h"
+#include <nlohmann/json.hpp>
+
+#include "collage/collage.h"
 #include "cpu_line.h"
-#include "frontend/onnx/onnx_importer.h"
-#include "io/npz.h"
 #include "latency_stats.h"
-#include "pass/standard_passes.h"
-#include "runtime/compare.h"
-#include "runtime/executor.h"
-#include "runtime/greedy_placement.h"
 
 namespace collage {
 namespace {
@@ -97,10 +92,10 @@ const std::vector<VariantSpec>& Variants() {
   return variants;
 }
 
-// One placement variant of one model: its executor, or why it has none, and its timings.
+// One placement variant of one model: its compiled model, or why it has none, and its timings.
 struct VariantRun {
   std::string name;
-  std::unique_ptr<Executor> executor;
+  std::optional<api::CompiledModel> compiled;
   std::string failure;   // one line, when it did not compile or run
   std::string mismatch;  // one line, when its outputs differ from torch's
   std::vector<double> milliseconds;
@@ -113,38 +108,43 @@ std::string OneLine(std::string text) {
   return text;
 }
 
-const Tensor* FindArray(const NamedTensors& arrays, const std::string& name) {
-  for (const auto& [array_name, tensor] : arrays) {
-    if (array_name == name) return &tensor;
+const api::Tensor* FindArray(const std::vector<api::NamedTensor>& arrays, const std::string& name) {
+  for (const api::NamedTensor& array : arrays) {
+    if (array.name == name) return &array.tensor;
   }
   return nullptr;
 }
 
-std::vector<Value> ArgumentsByName(const OnnxModel& model, const NamedTensors& inputs) {
-  std::vector<Value> arguments;
-  for (const std::string& name : model.input_names) {
-    const Tensor* tensor = FindArray(inputs, name);
-    Check(tensor != nullptr, "no input array named '" + name + "'");
-    arguments.emplace_back(*tensor);
+// Empty when every output has torch's type and is within 1e-3 x max |expected| of it; the first
+// difference otherwise.
+std::string CompareWithTorch(const api::Model& model, const std::vector<api::NamedTensor>& outputs,
+                             const std::vector<api::NamedTensor>& expected) {
+  if (outputs.size() != model.output_names().size()) {
+    return std::to_string(outputs.size()) + " outputs for " + std::to_string(model.output_names().size()) +
+           " graph outputs";
   }
-  return arguments;
-}
-
-// Empty when every output is within 1e-3 x max |expected| of torch's (CompareValues' rule); the
-// first difference otherwise.
-std::string CompareWithTorch(const OnnxModel& model, const Value& result, const NamedTensors& expected) {
-  std::vector<Tensor> expected_tensors;
-  for (const std::string& name : model.output_names) {
-    const Tensor* want = FindArray(expected, name);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string& name = model.output_names()[i];
+    const api::Tensor* want = FindArray(expected, name);
     if (want == nullptr) return "no expected array named '" + name + "'";
-    expected_tensors.push_back(*want);
+    const api::Tensor& got = outputs[i].tensor;
+    if (got.element_type() != want->element_type() || got.shape() != want->shape()) {
+      return "output '" + name + "' is " + got.TypeString() + ", torch's " + want->TypeString();
+    }
+    const std::vector<double> actual = got.ValuesAsDouble();
+    const std::vector<double> reference = want->ValuesAsDouble();
+    double largest = 0;
+    for (double value : reference) largest = std::max(largest, std::abs(value));
+    for (size_t element = 0; element < actual.size(); ++element) {
+      if (!(std::abs(actual[element] - reference[element]) <= 1e-3 * largest)) {
+        std::ostringstream difference;
+        difference << "output '" << name << "' element " << element << ": got " << actual[element] << ", expected "
+                   << reference[element] << " (bound 0.001 * max |expected| " << largest << ")";
+        return difference.str();
+      }
+    }
   }
-  try {
-    const Comparison comparison = CompareTensorLists(result.Flatten(), expected_tensors, Tolerance{1e-3});
-    return comparison.ok() ? "" : comparison.first_mismatch;
-  } catch (const Error& error) {
-    return error.what();
-  }
+  return "";
 }
 
 struct ModelResult {
@@ -156,39 +156,34 @@ struct ModelResult {
 ModelResult BenchModel(const std::string& model_name, const Options& options) {
   ModelResult result{model_name, "", {}};
   const std::string base = (ZooCacheDir() / model_name).string();
-  std::optional<OnnxModel> model;
-  std::vector<Value> arguments;
-  NamedTensors expected;
+  std::optional<api::Model> model;
+  std::vector<api::NamedTensor> inputs;
+  std::vector<api::NamedTensor> expected;
   try {
-    model = ImportOnnxFile(base + ".onnx");
-    model->module = StandardPipeline()(model->module);
-    arguments = ArgumentsByName(*model, ReadNpz(base + ".inputs.npz"));
-    expected = ReadNpz(base + ".outputs.npz");
+    model = api::Model::Load(base + ".onnx");
+    inputs = api::ReadNpz(base + ".inputs.npz");
+    expected = api::ReadNpz(base + ".outputs.npz");
   } catch (const std::exception& error) {
     result.failure = OneLine(error.what());
     return result;
   }
 
-  const BackendRegistry& registry = BackendRegistry::Global();
-  ExecutorOptions executor_options;
-  executor_options.compile.threads = options.threads;
   for (const VariantSpec& spec : Variants()) {
     VariantRun& run = result.variants.emplace_back();
     run.name = spec.name;
     try {
-      run.executor = std::make_unique<Executor>(PlaceGreedy(model->module, spec.backends, registry), registry,
-                                                executor_options);
-      run.mismatch = CompareWithTorch(*model, run.executor->Run(arguments), expected);
+      run.compiled = api::PlaceGreedily(*model, spec.backends, options.threads);
+      run.mismatch = CompareWithTorch(*model, run.compiled->Run(inputs), expected);
     } catch (const std::exception& error) {
-      run.executor.reset();
+      run.compiled.reset();
       run.failure = OneLine(error.what());
     }
   }
 
   for (int round = 0; round < kWarmupRounds + options.rounds; ++round) {
     for (VariantRun& run : result.variants) {
-      if (!run.executor) continue;
-      const double ms = bench::TimeMilliseconds([&] { run.executor->Run(arguments); });
+      if (!run.compiled) continue;
+      const double ms = bench::TimeMilliseconds([&] { run.compiled->Run(inputs); });
       if (round >= kWarmupRounds) run.milliseconds.push_back(ms);
     }
   }
@@ -199,7 +194,7 @@ ModelResult BenchModel(const std::string& model_name, const Options& options) {
 const VariantRun* BestSingle(const ModelResult& result) {
   const VariantRun* best = nullptr;
   for (const VariantRun& run : result.variants) {
-    if (!run.executor || !run.name.starts_with("single:")) continue;
+    if (!run.compiled || !run.name.starts_with("single:")) continue;
     if (!best || bench::Summarize(run.milliseconds).median < bench::Summarize(best->milliseconds).median) best = &run;
   }
   return best;
@@ -207,13 +202,13 @@ const VariantRun* BestSingle(const ModelResult& result) {
 
 const VariantRun* FindVariant(const ModelResult& result, const std::string& name) {
   for (const VariantRun& run : result.variants) {
-    if (run.name == name && run.executor) return &run;
+    if (run.name == name && run.compiled) return &run;
   }
   return nullptr;
 }
 
 std::string Cell(const VariantRun& run) {
-  if (!run.executor) return "FAILED";
+  if (!run.compiled) return "FAILED";
   const bench::LatencySummary summary = bench::Summarize(run.milliseconds);
   std::ostringstream cell;
   cell << std::fixed << std::setprecision(2) << summary.median << " [" << summary.p10 << "-" << summary.p90 << "]";
@@ -255,41 +250,32 @@ void PrintTable(const std::vector<ModelResult>& results, const Options& options)
   }
 }
 
-std::string JsonString(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
 void WriteJson(const std::vector<ModelResult>& results, const Options& options) {
-  std::ofstream out(options.json_path);
-  Check(out.good(), "cannot write '" + options.json_path + "'");
-  out << "{\"threads\": " << options.threads << ", \"rounds\": " << options.rounds << ", \"models\": [";
-  for (size_t m = 0; m < results.size(); ++m) {
-    const ModelResult& result = results[m];
-    out << (m ? ", " : "") << "{\"model\": " << JsonString(result.model);
-    if (!result.failure.empty()) out << ", \"failure\": " << JsonString(result.failure);
-    out << ", \"variants\": [";
-    for (size_t v = 0; v < result.variants.size(); ++v) {
-      const VariantRun& run = result.variants[v];
-      out << (v ? ", " : "") << "{\"name\": " << JsonString(run.name);
-      if (!run.failure.empty()) out << ", \"failure\": " << JsonString(run.failure);
-      if (!run.mismatch.empty()) out << ", \"mismatch\": " << JsonString(run.mismatch);
-      if (run.executor) {
+  nlohmann::ordered_json models = nlohmann::ordered_json::array();
+  for (const ModelResult& result : results) {
+    nlohmann::ordered_json model = {{"model", result.model}};
+    if (!result.failure.empty()) model["failure"] = result.failure;
+    nlohmann::ordered_json variants = nlohmann::ordered_json::array();
+    for (const VariantRun& run : result.variants) {
+      nlohmann::ordered_json variant = {{"name", run.name}};
+      if (!run.failure.empty()) variant["failure"] = run.failure;
+      if (!run.mismatch.empty()) variant["mismatch"] = run.mismatch;
+      if (run.compiled) {
         const bench::LatencySummary summary = bench::Summarize(run.milliseconds);
-        out << ", \"median_ms\": " << summary.median << ", \"p10_ms\": " << summary.p10
-            << ", \"p90_ms\": " << summary.p90 << ", \"ms\": [";
-        for (size_t i = 0; i < run.milliseconds.size(); ++i) out << (i ? ", " : "") << run.milliseconds[i];
-        out << "]";
+        variant["median_ms"] = summary.median;
+        variant["p10_ms"] = summary.p10;
+        variant["p90_ms"] = summary.p90;
+        variant["ms"] = run.milliseconds;
       }
-      out << "}";
+      variants.push_back(std::move(variant));
     }
-    out << "]}";
+    model["variants"] = std::move(variants);
+    models.push_back(std::move(model));
   }
-  out << "]}\n";
+  const nlohmann::ordered_json json = {{"threads", options.threads}, {"rounds", options.rounds}, {"models", models}};
+  std::ofstream out(options.json_path);
+  out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  if (!out) throw UsageError("cannot write '" + options.json_path + "'");
 }
 
 int Main(int argc, char** argv) {
@@ -308,7 +294,7 @@ int Main(int argc, char** argv) {
 }  // namespace collage
 
 int main(int argc, char** argv) {
-  collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
+  collage::api::ReexecuteWithBackendEnvironment(argv);
   collage::bench::PrintCpuLine();
   try {
     return collage::Main(argc, argv);

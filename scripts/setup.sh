@@ -21,7 +21,9 @@ PACKAGES=(
   g++
   libgtest-dev
   libgmock-dev
-  zlib1g-dev
+  pkg-config
+  # .npz archives (src/io/zip_archive).
+  libzip-dev
   python3-numpy
   # ONNX import (src/frontend/onnx) and its tests.
   libonnx-dev

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collage/tuning_progress.h"
@@ -53,5 +55,35 @@ struct CompileOptions {
 
 // The backends of this build, in the registry's order.
 std::vector<std::string> AvailableBackends();
+
+// The cost database CompileOptions::database_path "" stands for: $COLLAGE_COST_DB, else
+// ~/.cache/collage/costs.sqlite.
+std::string DefaultCostDatabase();
+
+// The checks Compile makes on its options before any work (everything but the graph stage's
+// need for a backend that optimizes across ops, which Compile checks): UsageErrors worded after
+// the tool's options ("unknown backend 'x' (available: ...)", "--search graph measures whole-model
+// latency: it needs --cost measured", ...).
+void CheckCompileOptions(const CompileOptions& options);
+
+// The names the tool and the Python package give the options' values: "analytic", "measured";
+// "op", "graph"; "fp32", "auto"; "rel-l2", "max-rel", "top1". Parse* returns none for another name.
+std::string_view CostModelName(CostModel cost);
+std::optional<CostModel> ParseCostModel(std::string_view name);
+std::optional<SearchLevel> ParseSearchLevel(std::string_view name);
+std::optional<Precision> ParsePrecision(std::string_view name);
+std::string_view AccuracyMetricName(AccuracyMetric metric);
+std::optional<AccuracyMetric> ParseAccuracyMetric(std::string_view name);
+// The tolerance written as `text`; a malformed or out-of-range one is a UsageError
+// ("--tolerance expects a number in (0, 1000000], got 'text'").
+double ParseTolerance(const std::string& text);
+
+// The thread counts CompileOptions::threads accepts: [1, MostThreads()], at most
+// ThreadsPerHardwareThread() per hardware thread of this machine.
+int HardwareThreads();
+int ThreadsPerHardwareThread();
+int MostThreads();
+// "at most 4 per hardware thread; this machine has 2".
+std::string ThreadsBoundReason();
 
 }  // namespace collage::api

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "collage/tensor.h"
@@ -18,11 +19,25 @@ namespace collage::api {
 // --shape NAME=DIMS); static dimensions must agree.
 using InputShapes = std::map<std::string, std::vector<int64_t>>;
 
+// What a caller binds in an ONNX model's graph inputs: shapes, and values (the tool's `run
+// --inputs`), whose shapes bind symbolic dimensions and whose values bind inputs that must be
+// known at import time (a shape, axes, pads, sizes): those become constants (copies), not
+// parameters.
+struct InputBindings {
+  InputShapes shapes;
+  std::map<std::string, Tensor> values;
+};
+
+// Parses "NAME=1x3x224x224" (dimensions separated by 'x' or ','; "NAME=" is a scalar), the
+// tool's --shape; a malformed text is a UsageError naming it.
+std::pair<std::string, std::vector<int64_t>> ParseInputShape(std::string_view text);
+
 class Model {
  public:
   // A file: .onnx goes to the ONNX importer, any other name to the text-IR parser (whose shapes
   // are static, so `input_shapes` must be empty for it).
   static Model Load(const std::string& path, const InputShapes& input_shapes = {});
+  static Model Load(const std::string& path, const InputBindings& bindings);
   // A serialized ONNX ModelProto; `name` stands for the file in messages and plans.
   static Model FromOnnxBytes(std::string_view bytes, const std::string& name = "model.onnx",
                              const InputShapes& input_shapes = {});
@@ -33,6 +48,12 @@ class Model {
   const std::string& name() const;
   // The parameters of @main, in order.
   std::vector<TensorInfo> inputs() const;
+  // The graph inputs bound to their given values (InputBindings::values): constants of the
+  // model, not parameters.
+  const std::vector<std::string>& bound_inputs() const;
+  // An ONNX model's graph output names: those of CompiledModel::Run's outputs, in order. Empty
+  // for a model in the text IR.
+  const std::vector<std::string>& output_names() const;
   // The module in the text IR, as `collage import` prints it.
   std::string ToText() const;
 

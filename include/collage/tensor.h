@@ -40,6 +40,8 @@ class Tensor {
   void* data() { return data_; }
   const void* data() const { return data_; }
   bool borrowed() const { return owner_ == nullptr; }
+  // The elements in C order, converted to double (bool: 0 or 1).
+  std::vector<double> ValuesAsDouble() const;
   // "Tensor[(1, 3, 224, 224), f32]", as the text format writes types.
   std::string TypeString() const;
 

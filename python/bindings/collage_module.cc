@@ -14,32 +14,31 @@ namespace py = pybind11;
 namespace collage::python {
 namespace {
 
+// The value `parsed` from `text`, or the tool's usage error for `option`.
+template <typename Value>
+Value Parsed(std::optional<Value> parsed, const std::string& option, const std::string& expected,
+             const std::string& text) {
+  if (!parsed) throw UsageError(option + " expects " + expected + ", got '" + text + "'");
+  return *parsed;
+}
+
 api::CostModel ParseCost(const std::string& text) {
-  if (text == "analytic") return api::CostModel::kAnalytic;
-  if (text == "measured") return api::CostModel::kMeasured;
-  throw UsageError("--cost expects analytic or measured, got '" + text + "'");
+  return Parsed(api::ParseCostModel(text), "--cost", "analytic or measured", text);
 }
 
 api::SearchLevel ParseSearch(const std::string& text) {
-  if (text == "op") return api::SearchLevel::kOp;
-  if (text == "graph") return api::SearchLevel::kGraph;
-  throw UsageError("--search expects op or graph, got '" + text + "'");
+  return Parsed(api::ParseSearchLevel(text), "--search", "op or graph", text);
 }
 
 api::Precision ParsePrecision(const std::string& text) {
-  if (text == "fp32") return api::Precision::kFp32;
-  if (text == "auto") return api::Precision::kAuto;
-  throw UsageError("--precision expects fp32 or auto, got '" + text + "'");
+  return Parsed(api::ParsePrecision(text), "--precision", "fp32 or auto", text);
 }
 
 api::AccuracyMetric ParseMetric(const std::string& text) {
-  if (text == "rel-l2") return api::AccuracyMetric::kRelativeL2;
-  if (text == "max-rel") return api::AccuracyMetric::kMaxRelative;
-  if (text == "top1") return api::AccuracyMetric::kTop1;
-  throw UsageError("--metric expects rel-l2, max-rel or top1, got '" + text + "'");
+  return Parsed(api::ParseAccuracyMetric(text), "--metric", "rel-l2, max-rel or top1", text);
 }
 
-std::string CostName(api::CostModel cost) { return cost == api::CostModel::kMeasured ? "measured" : "analytic"; }
+std::string CostName(api::CostModel cost) { return std::string(api::CostModelName(cost)); }
 
 py::dict Outputs(const std::vector<api::NamedTensor>& outputs) {
   py::dict arrays;
@@ -141,7 +140,8 @@ PYBIND11_MODULE(_collage, module) {
       .def_property_readonly("shape", [](const api::TensorInfo& info) { return py::tuple(py::cast(info.shape)); });
 
   py::class_<api::Model>(module, "Model")
-      .def_static("load", &api::Model::Load, py::arg("path"), py::arg("shapes") = api::InputShapes{})
+      .def_static("load", py::overload_cast<const std::string&, const api::InputShapes&>(&api::Model::Load),
+                  py::arg("path"), py::arg("shapes") = api::InputShapes{})
       .def_static(
           "from_onnx_bytes",
           [](const py::bytes& bytes, const std::string& name, const api::InputShapes& shapes) {

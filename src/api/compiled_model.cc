@@ -5,12 +5,17 @@
 
 #include "api/compiled_model_state.h"
 #include "api/error_translation.h"
+#include "api/option_conversion.h"
 #include "api/tensor_conversion.h"
+#include "interpreter/interpreter.h"
 #include "ir/type.h"
 #include "ir/visitor.h"
+#include "pipeline/argument_arrays.h"
 #include "pipeline/output_names.h"
 #include "pipeline/partition_report_writer.h"
+#include "pipeline/reduced_precision_check.h"
 #include "pipeline/text_file.h"
+#include "runtime/compare.h"
 #include "runtime/profiler.h"
 #include "support/partition_layouts.h"
 
@@ -40,7 +45,8 @@ Value ArgumentFor(const Var& parameter, const Tensor& input) {
 std::vector<NamedTensor> RunExecutor(CompiledModel::State& state, const std::vector<Value>& arguments) {
   state.last_input_addresses.clear();
   for (const Value& argument : arguments) state.last_input_addresses.push_back(argument.tensor().raw_data());
-  const Value result = Translating<BackendError>([&] { return state.executor->Run(arguments); });
+  Executor& executor = state.executor();
+  const Value result = Translating<BackendError>([&] { return executor.Run(arguments); });
   std::vector<NamedTensor> outputs;
   for (const auto& [name, tensor] : NameOutputs(result)) outputs.push_back({name, FromLibraryTensor(tensor)});
   return outputs;
@@ -120,10 +126,12 @@ Placement CompiledModel::placement() const {
   const Plan& plan = state_->plan;
   Placement placement;
   placement.backends = plan.backends;
-  placement.cost = plan.cost_model == collage::CostModel::kMeasured ? CostModel::kMeasured : CostModel::kAnalytic;
+  placement.cost = FromLibraryCostModel(plan.cost_model);
   placement.estimated_total_ms = plan.total_ms;
   std::map<std::string, ProfileRow> measured;
-  for (const ProfileRow& row : state_->executor->profiler()->Rows()) measured.emplace(row.call.global_symbol, row);
+  if (const Executor* executor = state_->compiled_executor()) {
+    for (const ProfileRow& row : executor->profiler()->Rows()) measured.emplace(row.call.global_symbol, row);
+  }
   for (const PlannedPartition& planned : plan.partitions) {
     PartitionInfo partition{planned.symbol, planned.backend, OpsOfPartition(plan.module, planned.symbol),
                             PartitionLayoutsName(planned.layout), planned.estimated_ms, std::nullopt};
@@ -149,6 +157,107 @@ std::string Placement::ToString() const {
   return text.str();
 }
 
+std::vector<Tensor> CompiledModel::RandomInputs(uint64_t seed) const {
+  std::vector<Tensor> inputs;
+  for (const Value& argument : RandomArguments(state_->plan.module.main(), seed)) {
+    inputs.push_back(FromLibraryTensor(argument.tensor()));
+  }
+  return inputs;
+}
+
+std::vector<Tensor> CompiledModel::InputsFromArrays(const std::vector<NamedTensor>& arrays,
+                                                    const std::string& file) const {
+  NamedTensors library_arrays;
+  for (const NamedTensor& array : arrays) library_arrays.emplace_back(array.name, ToLibraryTensor(array.tensor));
+  const Function& main = state_->plan.module.main();
+  Translating<UsageError>([&] { ArgumentsFromArrays(main, library_arrays, file); });
+  std::vector<Tensor> inputs;
+  for (const Var& parameter : main->params) {
+    for (const NamedTensor& array : arrays) {
+      if (array.name == parameter->name_hint) inputs.push_back(array.tensor);
+    }
+  }
+  return inputs;
+}
+
+ReferenceCheck CompiledModel::CheckAgainstReference(const std::vector<Tensor>& inputs,
+                                                    const std::vector<NamedTensor>& outputs,
+                                                    const ReferenceCheckOptions& options) const {
+  std::vector<Value> arguments;
+  for (const Tensor& input : inputs) arguments.emplace_back(ToLibraryTensor(input));
+  std::vector<collage::Tensor> actual;
+  for (const NamedTensor& output : outputs) actual.push_back(ToLibraryTensor(output.tensor));
+  const Value reference = Translating<ModelError>([&] { return Evaluate(state_->loaded.main(), arguments); });
+  ReferenceCheck check;
+  if (reduced_precision()) {
+    PlanPrecision precision = state_->plan.precision;
+    if (options.tolerance) precision.tolerance = *options.tolerance;
+    if (options.metric) precision.metric = ToLibraryMetric(*options.metric);
+    const ReducedPrecisionCheck reduced = Translating<UsageError>(
+        [&] { return CheckReducedPrecision(Value::MakeTuple({actual.begin(), actual.end()}), reference, precision); });
+    check.ok = reduced.within_tolerance;
+    check.summary = reduced.message;
+    if (!check.ok) check.failure = reduced.message;
+    return check;
+  }
+  const Comparison comparison =
+      Translating<UsageError>([&] { return CompareTensorLists(actual, reference.Flatten()); });
+  std::ostringstream summary;
+  summary << "max abs error: " << comparison.max_abs_error
+          << ", relative to the output's magnitude: " << comparison.max_scaled_error;
+  check.ok = comparison.ok();
+  check.summary = summary.str();
+  if (!check.ok) {
+    check.failure = std::to_string(comparison.mismatches) +
+                    " elements differ from the reference; first: " + comparison.first_mismatch;
+  }
+  return check;
+}
+
+bool CompiledModel::reduced_precision() const { return HasReducedPrecision(state_->plan); }
+
+RunProfile CompiledModel::Profile() const {
+  const Executor& executor = state_->executor();
+  return {executor.profiler()->Table(), executor.memory_plan().arena_bytes, executor.memory_plan().total_bytes};
+}
+
+void CompiledModel::ClearProfile() { state_->executor().ClearProfile(); }
+
+std::optional<SearchSummary> CompiledModel::search() const {
+  if (!state_->placement) return std::nullopt;
+  const ModelPlacement& placement = *state_->placement;
+  SearchSummary summary;
+  summary.listing = placement.Listing();
+  summary.seconds = placement.seconds;
+  if (placement.tuning) {
+    summary.tuning = placement.tuning->ToString();
+    summary.measured_candidates = placement.tuning->measured;
+  }
+  summary.cost_database = placement.database_path;
+  for (const InvalidCandidate& invalid : placement.invalid) {
+    summary.invalid.push_back({invalid.description, invalid.reason});
+  }
+  for (const ModelPlacement::HandOver& hand_over : placement.hand_overs) {
+    summary.hand_overs.push_back({hand_over.producer, hand_over.consumer, hand_over.seconds});
+  }
+  const Plan& op_level_plan = placement.graph_stage ? placement.graph_stage->op_level_plan : placement.plan;
+  summary.op_level_partitions = op_level_plan.partitions.size();
+  summary.op_level_estimated_ms = op_level_plan.total_ms;
+  if (placement.graph_stage) {
+    summary.graph_stage = placement.graph_stage->descriptions;
+    summary.graph_stage_decision = placement.graph_stage->FinalDecision();
+  }
+  if (placement.precision) {
+    summary.precision = SearchSummary::PrecisionStage{placement.precision->Summary(),
+                                                      placement.precision->request.tolerance,
+                                                      FromLibraryMetric(placement.precision->request.metric),
+                                                      ReducedPartitionCount(placement.plan),
+                                                      placement.plan.precision.calibration_error,
+                                                      placement.plan.precision.check_error};
+  }
+  return summary;
+}
+
 int CompiledModel::threads() const { return state_->threads; }
 
 void CompiledModel::SavePlan(const std::string& path) const {
@@ -170,6 +279,7 @@ void CompiledModel::WriteReport(const std::string& path) const {
       AddPartitionedFunction(report, function.original, function.result, *placement.estimator);
     }
     for (const InvalidCandidate& invalid : placement.invalid) report.refused.push_back({invalid.description, invalid.reason});
+    SetReportPrecisions(report, state_->plan);
     WritePartitionReport(path, report, state_->plan.module);
   });
 }

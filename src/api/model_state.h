@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "collage/model.h"
 #include "ir/module.h"
@@ -11,6 +12,8 @@ namespace collage::api {
 struct Model::State {
   std::string name;
   Module module;  // type-checked, before the standard passes
+  std::vector<std::string> bound_inputs;
+  std::vector<std::string> output_names;  // ONNX only
 };
 
 }  // namespace collage::api

@@ -29,6 +29,13 @@ Tensor Tensor::Shared(ElementType type, std::vector<int64_t> shape, void* data, 
 
 int64_t Tensor::num_elements() const { return collage::NumElements(Shape(shape_.begin(), shape_.end())); }
 
+std::vector<double> Tensor::ValuesAsDouble() const {
+  const collage::Tensor tensor = ToLibraryTensor(*this);
+  std::vector<double> values(static_cast<size_t>(num_elements()));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = tensor.GetAsDouble(static_cast<int64_t>(i));
+  return values;
+}
+
 std::string Tensor::TypeString() const {
   return TypeToString(TensorType(ToDType(type_), Shape(shape_.begin(), shape_.end())));
 }

@@ -30,12 +30,12 @@ LoadedModel LoadModelWithBindings(const std::string& path, const ModelBindings& 
                    "constants with those values, not parameters: "
                 << names << "\n";
     }
-    return {std::move(model.module), std::move(model.specialized_inputs)};
+    return {std::move(model.module), std::move(model.specialized_inputs), std::move(model.output_names)};
   }
   if (!bindings.shapes.empty()) {
     throw Error(path + ": --shape binds ONNX graph inputs; a text-IR model has static shapes");
   }
-  return {ParseModuleFile(path), {}};
+  return {ParseModuleFile(path), {}, {}};
 }
 
 Module LoadModel(const std::string& path, const ModelBindings& bindings) {

@@ -29,6 +29,8 @@ struct LoadedModel {
   Module module;
   // Graph inputs bound to their given values: constants in `module`, not parameters.
   std::vector<std::string> bound_inputs;
+  // An ONNX model's graph output names, those of @main's results in order; empty for text IR.
+  std::vector<std::string> output_names;
 };
 
 // An ONNX graph input that has an initializer (its default value) becomes that constant, which

@@ -11,21 +11,7 @@
 namespace collage {
 namespace {
 
-// The message of the ErrorClass that `action` throws; fails the test when it throws none or
-// another class.
-template <typename ErrorClass>
-std::string MessageOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const ErrorClass& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "another error class: " << error.what();
-    return "";
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
+using testing::MessageOf;
 
 const char kRelu[] = "def @main(%x: Tensor[(2, 3), f32]) { nn.relu(%x) }";
 

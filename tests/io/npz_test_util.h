@@ -1,6 +1,7 @@
 // Helpers shared by the io tests: byte conversions and hand-built archives.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <sstream>
@@ -20,6 +21,12 @@ inline std::string ToString(std::span<const std::byte> bytes) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
+// Where `pattern` first occurs in `bytes` (bytes.size() when it does not).
+inline size_t FindBytes(std::span<const std::byte> bytes, const std::string& pattern) {
+  const auto* begin = reinterpret_cast<const std::byte*>(pattern.data());
+  return static_cast<size_t>(std::search(bytes.begin(), bytes.end(), begin, begin + pattern.size()) - bytes.begin());
+}
+
 // A .npy v1.0 file with the given header dict text (unpadded) and data bytes.
 inline std::string MakeNpy(const std::string& dict, const std::string& data) {
   const std::string header = dict + "\n";
@@ -30,10 +37,9 @@ inline std::string MakeNpy(const std::string& dict, const std::string& data) {
 }
 
 // A zip archive of stored entries, written with ZipWriter.
-inline std::vector<std::byte> MakeZip(const std::vector<std::pair<std::string, std::string>>& entries,
-                                      bool force_zip64 = false) {
+inline std::vector<std::byte> MakeZip(const std::vector<std::pair<std::string, std::string>>& entries) {
   std::ostringstream out(std::ios::binary);
-  ZipWriter writer(out, "test.zip", force_zip64);
+  ZipWriter writer(out, "test.zip");
   for (const auto& [name, contents] : entries) {
     const std::span<const std::byte> pieces[] = {std::as_bytes(std::span(contents.data(), contents.size()))};
     writer.AddStoredEntry(name, pieces);

@@ -75,7 +75,7 @@ std::string CommandUsage(const CommandSpec& spec);
 // Splits "a,b,c" at commas; empty items are a UsageError naming `option`.
 std::vector<std::string> SplitList(const std::string& text, const std::string& option, const std::string& command);
 
-// Runs a library check (pipeline/request_checks.h); a collage::UsageError it throws becomes a
+// Runs a library check (api::CheckCompileOptions, ...); a collage::UsageError it throws becomes a
 // UsageError for `command`, with the same message.
 template <typename LibraryCheck>
 void CheckForCommand(const std::string& command, LibraryCheck check) {

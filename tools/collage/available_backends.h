@@ -1,4 +1,4 @@
-// Checking --backends lists against the backends of this build (BackendRegistry::Global()).
+// Checking --backends lists against the backends of this build (api::AvailableBackends()).
 #pragma once
 
 #include <string>

@@ -1,11 +1,10 @@
-// `collage backends`: one line per backend of BackendRegistry::Global(): name, kind, device,
+// `collage backends`: one line per backend of this build (api::DescribeBackends()): name, kind, device,
 // the number of patterns in its pattern table and the element types it computes in, under a
 // header line; then the reduced-precision instruction sets this CPU has.
 #include <iostream>
 
-#include "backend/backend.h"
+#include "collage/backends.h"
 #include "commands.h"
-#include "support/cpu_features.h"
 
 namespace collage::cli {
 
@@ -15,12 +14,10 @@ CommandSpec BackendsCommandSpec() {
 
 int RunBackendsCommand(const ParsedArguments& arguments) {
   std::vector<std::vector<std::string>> lines = {{"name", "kind", "device", "patterns", "precisions"}};
-  for (const BackendPtr& backend : BackendRegistry::Global().All()) {
-    const SupportDeclaration support = backend->Support();
-    std::string precisions = "f32";
-    for (DType precision : support.reduced_precisions) precisions += "," + std::string(DTypeName(precision));
-    lines.push_back({backend->name(), BackendKindName(backend->kind()), DeviceName(backend->device()),
-                     std::to_string(support.patterns.size()), precisions});
+  for (const api::BackendInfo& backend : api::DescribeBackends()) {
+    std::string precisions;
+    for (const std::string& precision : backend.precisions) precisions += (precisions.empty() ? "" : ",") + precision;
+    lines.push_back({backend.name, backend.kind, backend.device, std::to_string(backend.patterns), precisions});
   }
   std::vector<size_t> widths(lines[0].size(), 0);
   for (const auto& line : lines) {
@@ -35,7 +32,7 @@ int RunBackendsCommand(const ParsedArguments& arguments) {
     }
     std::cout << text << "\n";
   }
-  std::cout << "reduced precision ISA: " << DescribeReducedPrecisionIsa(DetectReducedPrecisionIsa()) << "\n";
+  std::cout << "reduced precision ISA: " << api::ReducedPrecisionInstructionSets() << "\n";
   return 0;
 }
 

@@ -1,14 +1,15 @@
 // `collage db stats|clear|export [--db PATH] [-o OUT.csv]`: inspects the measured-cost
-// database (default CostDatabase::DefaultPath()): `stats` prints its location, schema, size
+// database (default api::DefaultCostDatabase()): `stats` prints its location, schema, size
 // and entry counts per backend; `clear` deletes every measured cost; `export` writes every
 // entry as CSV to stdout or to OUT.csv.
 #include <iostream>
 #include <sstream>
 
+#include "collage/compile_options.h"
+#include "collage/cost_database.h"
 #include "commands.h"
 #include "output_paths.h"
 #include "pipeline/text_file.h"
-#include "runtime/cost_database.h"
 
 namespace collage::cli {
 namespace {
@@ -21,8 +22,8 @@ std::string Padded(std::string label, size_t width = 16) {
   return label;
 }
 
-int PrintStats(CostDatabase& database) {
-  const CostDatabase::Stats stats = database.GetStats();
+int PrintStats(const std::string& path) {
+  const api::CostDatabaseStats stats = api::ReadCostDatabaseStats(path);
   std::cout << Padded("database") << stats.path << "\n"
             << Padded("schema") << stats.schema_version << "\n"
             << Padded("size") << stats.file_bytes << " bytes\n"
@@ -33,21 +34,20 @@ int PrintStats(CostDatabase& database) {
   return 0;
 }
 
-int ClearEntries(CostDatabase& database) {
-  const size_t device_values = database.GetStats().device_values;
-  const size_t entries = database.Clear();
-  std::cout << "removed " << entries << " entries and " << device_values << " device values from " << database.path()
-            << "\n";
+int ClearEntries(const std::string& path) {
+  const api::ClearedCosts cleared = api::ClearCostDatabase(path);
+  std::cout << "removed " << cleared.entries << " entries and " << cleared.device_values << " device values from "
+            << cleared.path << "\n";
   return 0;
 }
 
-int ExportEntries(CostDatabase& database, const std::optional<std::string>& output) {
+int ExportEntries(const std::string& path, const std::optional<std::string>& output) {
   if (!output) {
-    database.ExportCsv(std::cout);
+    api::ExportCostDatabase(path, std::cout);
     return 0;
   }
   std::ostringstream csv;
-  database.ExportCsv(csv);
+  api::ExportCostDatabase(path, csv);
   WriteTextFile(*output, csv.str());
   return 0;
 }
@@ -72,15 +72,14 @@ int RunDbCommand(const ParsedArguments& arguments) {
   if (arguments.Has("--output") && subcommand != "export") {
     throw UsageError("--output is only for 'db export'", kCommand);
   }
-  const std::string path = arguments.Value("--db").value_or(CostDatabase::DefaultPath());
+  const std::string path = arguments.Value("--db").value_or(api::DefaultCostDatabase());
   if (path.empty()) throw UsageError("--db needs a non-empty PATH", kCommand);
   RefuseOutputsOverInputs(
       {{"--output", arguments.Value("--output").value_or("")}},
       {{"--db", path}, {"--db (write-ahead log)", path + "-wal"}, {"--db (shared memory)", path + "-shm"}});
-  CostDatabase database = CostDatabase::Open(path);
-  if (subcommand == "stats") return PrintStats(database);
-  if (subcommand == "clear") return ClearEntries(database);
-  return ExportEntries(database, arguments.Value("--output"));
+  if (subcommand == "stats") return PrintStats(path);
+  if (subcommand == "clear") return ClearEntries(path);
+  return ExportEntries(path, arguments.Value("--output"));
 }
 
 }  // namespace collage::cli

@@ -1,9 +1,8 @@
 // `collage import MODEL [-o OUT]`: prints the loaded, type-checked module in the text format.
 #include <iostream>
 
+#include "collage/model.h"
 #include "commands.h"
-#include "ir/printer.h"
-#include "pipeline/model_loader.h"
 #include "pipeline/text_file.h"
 #include "shape_option.h"
 
@@ -17,7 +16,7 @@ CommandSpec ImportCommandSpec() {
 }
 
 int RunImportCommand(const ParsedArguments& arguments) {
-  std::string text = PrintModule(LoadModel(arguments.positional, ReadShapeBindings(arguments, "import")));
+  std::string text = api::Model::Load(arguments.positional, ReadShapeBindings(arguments, "import")).ToText();
   if (!text.empty() && text.back() != '\n') text += '\n';
   const std::optional<std::string> output = arguments.Value("--output");
   if (!output) {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "arguments.h"
-#include "backend/load_time_environment.h"
+#include "collage/backends.h"
 #include "commands.h"
 
 namespace collage::cli {
@@ -57,7 +57,7 @@ std::string OneLine(std::string message) {
 }  // namespace
 
 int RunCommandLine(int argc, char** argv) {
-  collage::ReexecuteWithLoadTimeEnvironment(collage::BackendRegistry::Global(), argv);
+  api::ReexecuteWithBackendEnvironment(argv);
   try {
     return Dispatch(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const UsageError& error) {

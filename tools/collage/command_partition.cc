@@ -7,14 +7,10 @@
 #include <iostream>
 #include <map>
 
-#include "backend/backend.h"
+#include "collage/compiled_model.h"
 #include "commands.h"
 #include "output_paths.h"
 #include "partition_request_arguments.h"
-#include "pipeline/model_loader.h"
-#include "pipeline/model_partitioner.h"
-#include "pipeline/partition_report_writer.h"
-#include "pipeline/text_file.h"
 #include "shape_option.h"
 
 namespace collage::cli {
@@ -24,16 +20,16 @@ constexpr const char* kCommand = "partition";
 // Invalid candidates listed one by one; beyond this, counted per reason.
 constexpr size_t kInvalidListed = 5;
 
-void PrintTuning(const ModelPlacement& placement) {
-  std::cout << "tuning: " << placement.tuning->ToString() << "; cost database " << placement.database_path << "\n";
+void PrintTuning(const api::SearchSummary& placement) {
+  std::cout << "tuning: " << *placement.tuning << "; cost database " << placement.cost_database << "\n";
   std::cout << "transition penalty: layout conversions and hand-overs between backends, measured\n";
-  for (const ModelPlacement::HandOver& hand_over : placement.hand_overs) {
+  for (const api::SearchSummary::HandOver& hand_over : placement.hand_overs) {
     std::cout << "  hand-over " << hand_over.producer << " -> " << hand_over.consumer << ": " << hand_over.seconds * 1e6
               << " us\n";
   }
   std::map<std::string, size_t> per_reason;
   for (size_t i = 0; i < placement.invalid.size(); ++i) {
-    const InvalidCandidate& invalid = placement.invalid[i];
+    const api::SearchSummary::InvalidCandidate& invalid = placement.invalid[i];
     if (i < kInvalidListed) std::cout << "  invalid: " << invalid.description << ": " << invalid.reason << "\n";
     ++per_reason[invalid.reason.substr(0, invalid.reason.find(':'))];
   }
@@ -63,30 +59,22 @@ CommandSpec PartitionCommandSpec() {
 }
 
 int RunPartitionCommand(const ParsedArguments& arguments) {
-  const PartitionRequest request = ReadPartitionRequest(arguments, CostModel::kAnalytic, kCommand);
+  const api::CompileOptions options = ReadCompileOptions(arguments, api::CostModel::kAnalytic, kCommand);
   RefuseOutputsOverInputs(
       {{"--output", arguments.Value("--output").value_or("")}, {"--report", arguments.Value("--report").value_or("")}},
-      PartitionRequestInputs(request));
-  const Module model = LoadModelForPlacement(arguments.positional, ReadShapeBindings(arguments, kCommand));
-  const ModelPlacement placement = PlaceModel(model, request);
-  std::cout << placement.Listing();
-  if (placement.tuning) PrintTuning(placement);
-  std::cout << "partitioning took " << placement.seconds << " s\n";
+      CompileInputs(arguments.positional, options));
+  const api::Model model = api::Model::Load(arguments.positional, ReadShapeBindings(arguments, kCommand));
+  const api::CompiledModel placed = api::Place(model, options);
+  const api::SearchSummary search = *placed.search();
+  std::cout << search.listing;
+  if (search.tuning) PrintTuning(search);
+  std::cout << "partitioning took " << search.seconds << " s\n";
   if (const std::optional<std::string> output = arguments.Value("--output")) {
-    WriteTextFile(*output, PlanToText(placement.plan));
+    placed.SavePlan(*output);
     std::cout << "plan written to " << *output << "\n";
   }
   if (const std::optional<std::string> report_path = arguments.Value("--report")) {
-    PlacementReport report{.model = request.model_path,
-                           .backends = request.backends,
-                           .threads = static_cast<size_t>(request.threads),
-                           .cost_model = placement.plan.cost_model};
-    for (const ModelPlacement::FunctionPlacement& function : placement.functions) {
-      AddPartitionedFunction(report, function.original, function.result, *placement.estimator);
-    }
-    for (const InvalidCandidate& invalid : placement.invalid) report.refused.push_back({invalid.description, invalid.reason});
-    SetReportPrecisions(report, placement.plan);
-    WritePartitionReport(*report_path, report, placement.plan.module);
+    placed.WriteReport(*report_path);
     std::cout << "report written to " << *report_path << "\n";
   }
   return 0;

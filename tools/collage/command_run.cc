@@ -8,20 +8,11 @@
 #include <optional>
 
 #include "available_backends.h"
+#include "collage/compiled_model.h"
+#include "collage/npz.h"
 #include "commands.h"
-#include "interpreter/interpreter.h"
-#include "io/npz.h"
-#include "ir/type.h"
-#include "pipeline/argument_arrays.h"
 #include "output_paths.h"
-#include "pass/standard_passes.h"
-#include "pipeline/greedy_run.h"
-#include "pipeline/model_loader.h"
-#include "pipeline/output_names.h"
-#include "pipeline/plan_file.h"
-#include "pipeline/reduced_precision_check.h"
 #include "precision_arguments.h"
-#include "runtime/compare.h"
 #include "shape_option.h"
 #include "tensor_summary.h"
 #include "threads_option.h"
@@ -61,8 +52,9 @@ int RunRunCommand(const ParsedArguments& arguments) {
   if (plan_path && arguments.Has("--backends")) {
     throw UsageError("--backends and --plan exclude each other: the plan names its backends", "run");
   }
-  std::vector<std::string> backends = ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
-  const uint64_t threads = ThreadsArgument(arguments);
+  const std::vector<std::string> backends =
+      ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
+  const int threads = static_cast<int>(ThreadsArgument(arguments));
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
   RefuseOutputsOverInputs({{"--outputs", arguments.Value("--outputs").value_or("")}},
                           {{"MODEL", arguments.positional},
@@ -70,66 +62,50 @@ int RunRunCommand(const ParsedArguments& arguments) {
                            {"--plan", plan_path.value_or("")}});
 
   const std::optional<std::string> inputs_path = arguments.Value("--inputs");
-  NamedTensors arrays = inputs_path ? ReadNpz(*inputs_path) : NamedTensors{};
-  ModelBindings bindings = ReadShapeBindings(arguments, "run");
-  for (const auto& [name, tensor] : arrays) bindings.values.emplace(name, tensor);
-  const LoadedModel loaded_model = LoadModelWithBindings(arguments.positional, bindings);
-  const Module& loaded = loaded_model.module;
-  const Module module = StandardPipeline()(loaded);
-  const Function& main = module.main();
-  std::erase_if(arrays, [&](const auto& array) {
-    return std::find(loaded_model.bound_inputs.begin(), loaded_model.bound_inputs.end(), array.first) !=
-           loaded_model.bound_inputs.end();
+  std::vector<api::NamedTensor> arrays = inputs_path ? api::ReadNpz(*inputs_path) : std::vector<api::NamedTensor>{};
+  api::InputBindings bindings{.shapes = ReadShapeBindings(arguments, "run"), .values = {}};
+  for (const api::NamedTensor& array : arrays) bindings.values.emplace(array.name, array.tensor);
+  const api::Model model = api::Model::Load(arguments.positional, bindings);
+  std::erase_if(arrays, [&](const api::NamedTensor& array) {
+    return std::find(model.bound_inputs().begin(), model.bound_inputs().end(), array.name) != model.bound_inputs().end();
   });
-  const std::vector<Value> inputs =
-      inputs_path ? ArgumentsFromArrays(main, arrays, *inputs_path) : RandomArguments(main, seed);
+  api::CompiledModel compiled =
+      plan_path ? api::LoadPlan(model, *plan_path, threads) : api::PlaceGreedily(model, backends, threads);
+  const std::vector<api::Tensor> inputs =
+      inputs_path ? compiled.InputsFromArrays(arrays, *inputs_path) : compiled.RandomInputs(seed);
 
-  Function placed = main;
-  std::optional<PlanPrecision> reduced_precision;  // of a plan with reduced-precision partitions
-  if (plan_path) {
-    const Plan plan = ReadPlanFile(*plan_path);
-    CheckPlanMatchesModel(plan, *plan_path, module, arguments.positional);
-    backends = plan.backends;
-    placed = plan.module.main();
-    if (HasReducedPrecision(plan)) reduced_precision = plan.precision;
-  }
-  if ((arguments.Has("--tolerance") || arguments.Has("--metric")) && !reduced_precision) {
+  if ((arguments.Has("--tolerance") || arguments.Has("--metric")) && !compiled.reduced_precision()) {
     throw UsageError("--tolerance and --metric apply to --check of a reduced-precision plan (--plan)", "run");
   }
-  if (reduced_precision) {
-    const PrecisionRequest given = ReadPrecisionRequest(arguments, "run");
-    if (arguments.Has("--tolerance")) reduced_precision->tolerance = given.tolerance;
-    if (arguments.Has("--metric")) reduced_precision->metric = given.metric;
+  api::ReferenceCheckOptions check_options;
+  if (compiled.reduced_precision()) {
+    api::CompileOptions given;
+    ReadPrecisionOptions(arguments, "run", given);
+    if (arguments.Has("--tolerance")) check_options.tolerance = given.tolerance;
+    if (arguments.Has("--metric")) check_options.metric = given.metric;
   }
   std::optional<uint64_t> repeat;
   if (arguments.Has("--repeat")) repeat = arguments.UnsignedValue("--repeat", 1, 1, 100000);
-  const bool profile = arguments.Has("--profile");
-  const GreedyRun run = RunGreedily(placed, inputs, backends, static_cast<int>(threads), repeat, profile);
-  if (profile) {
-    std::cout << run.profile_table << "activation memory: " << run.arena_bytes << " bytes planned, "
-              << run.bytes_without_reuse << " bytes without reuse\n";
+  std::vector<api::NamedTensor> outputs = compiled.Run(inputs);
+  if (repeat) {
+    compiled.ClearProfile();
+    for (uint64_t round = 0; round < *repeat; ++round) outputs = compiled.Run(inputs);
   }
-  const Value& result = run.result;
-  const NamedTensors outputs = NameOutputs(result);
-  for (const auto& [name, tensor] : outputs) {
-    std::cout << name << ": " << TypeToString(TensorType(tensor.dtype(), tensor.shape())) << "  "
-              << SummarizeTensor(tensor) << "\n";
+  if (arguments.Has("--profile")) {
+    const api::RunProfile profile = compiled.Profile();
+    std::cout << profile.table << "activation memory: " << profile.arena_bytes << " bytes planned, "
+              << profile.bytes_without_reuse << " bytes without reuse\n";
   }
-  if (const std::optional<std::string> outputs_path = arguments.Value("--outputs")) WriteNpz(*outputs_path, outputs);
+  for (const api::NamedTensor& output : outputs) {
+    std::cout << output.name << ": " << output.tensor.TypeString() << "  " << SummarizeTensor(output.tensor) << "\n";
+  }
+  if (const std::optional<std::string> outputs_path = arguments.Value("--outputs")) api::WriteNpz(*outputs_path, outputs);
 
-  if (arguments.Has("--check") && reduced_precision) {
-    const ReducedPrecisionCheck check = CheckReducedPrecision(result, Evaluate(loaded.main(), inputs), *reduced_precision);
-    std::cout << check.message << std::endl;
-    if (!check.within_tolerance) throw Error("--check: " + check.message);
-  } else if (arguments.Has("--check")) {
+  if (arguments.Has("--check")) {
     // The oracle is the model as loaded, so the standard passes are checked too.
-    const Comparison comparison = CompareValues(result, Evaluate(loaded.main(), inputs));
-    std::cout << "max abs error: " << comparison.max_abs_error
-              << ", relative to the output's magnitude: " << comparison.max_scaled_error << std::endl;
-    if (!comparison.ok()) {
-      throw Error("--check: " + std::to_string(comparison.mismatches) +
-                  " elements differ from the reference; first: " + comparison.first_mismatch);
-    }
+    const api::ReferenceCheck check = compiled.CheckAgainstReference(inputs, outputs, check_options);
+    std::cout << check.summary << std::endl;
+    if (!check.ok) throw Error("--check: " + check.failure);
   }
   return 0;
 }

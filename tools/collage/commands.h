@@ -1,4 +1,4 @@
-// The commands of the collage CLI (DESIGN §12). Each command_<name>.cc defines its spec
+// The commands of the collage CLI. Each command_<name>.cc defines its spec
 // and its entry point; commands.cc lists them. An entry point returns the exit status
 // (0 on success) and throws UsageError for bad usage and Error for any other failure.
 #pragma once

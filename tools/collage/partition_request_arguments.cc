@@ -1,11 +1,7 @@
 #include "partition_request_arguments.h"
 
 #include "available_backends.h"
-#include "backend/backend.h"
-#include "pipeline/model_loader.h"
-#include "pipeline/request_checks.h"
 #include "precision_arguments.h"
-#include "runtime/cost_database.h"
 #include "shape_option.h"
 #include "threads_option.h"
 
@@ -29,44 +25,41 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs() {
   return options;
 }
 
-PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostModel default_cost,
-                                      const std::string& command) {
-  PartitionRequest request;
-  request.model_path = arguments.positional;
-  const std::string cost_model = arguments.Value("--cost").value_or(std::string(CostModelName(default_cost)));
-  const std::optional<CostModel> parsed_cost_model = ParseCostModel(cost_model);
+api::CompileOptions ReadCompileOptions(const ParsedArguments& arguments, api::CostModel default_cost,
+                                       const std::string& command) {
+  api::CompileOptions options;
+  const std::string cost_model = arguments.Value("--cost").value_or(std::string(api::CostModelName(default_cost)));
+  const std::optional<api::CostModel> parsed_cost_model = api::ParseCostModel(cost_model);
   if (!parsed_cost_model) throw UsageError("--cost expects analytic or measured, got '" + cost_model + "'", command);
-  request.cost_model = *parsed_cost_model;
-  CheckForCommand(command, [&] { CheckCostOptions(request.cost_model, SearchLevel::kOp, arguments.Has("--db")); });
+  options.cost = *parsed_cost_model;
+  options.database_path = arguments.Value("--db").value_or("");
+  CheckForCommand(command, [&] { api::CheckCompileOptions(options); });
   const std::string search = arguments.Value("--search").value_or("op");
-  const std::optional<SearchLevel> parsed_search = ParseSearchLevel(search);
+  const std::optional<api::SearchLevel> parsed_search = api::ParseSearchLevel(search);
   if (!parsed_search) throw UsageError("--search expects op or graph, got '" + search + "'", command);
-  request.search = *parsed_search;
-  CheckForCommand(command, [&] { CheckCostOptions(request.cost_model, request.search, false); });
-  request.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
-  request.seed = arguments.UnsignedValue("--seed", 0);
+  options.search = *parsed_search;
+  CheckForCommand(command, [&] { api::CheckCompileOptions(options); });
+  options.graph_budget_seconds = static_cast<double>(arguments.UnsignedValue("--graph-budget", 120, 1, 86400));
+  options.seed = arguments.UnsignedValue("--seed", 0);
   std::string every_backend;
-  for (const std::string& name : BackendRegistry::Global().Names()) {
-    every_backend += (every_backend.empty() ? "" : ",") + name;
-  }
-  request.backends = ParseBackendList(arguments.Value("--backends").value_or(every_backend), command);
-  request.database_path = arguments.Value("--db").value_or("");
-  request.threads = static_cast<int>(ThreadsArgument(arguments));
-  request.precision = ReadPrecisionRequest(arguments, command);
-  CheckForCommand(command, [&] { CheckPrecisionOptions(request.precision.mode, request.cost_model, request.search); });
-  if (request.precision.mode == PrecisionMode::kFp32) {
+  for (const std::string& name : api::AvailableBackends()) every_backend += (every_backend.empty() ? "" : ",") + name;
+  options.backends = ParseBackendList(arguments.Value("--backends").value_or(every_backend), command);
+  options.threads = static_cast<int>(ThreadsArgument(arguments));
+  ReadPrecisionOptions(arguments, command, options);
+  CheckForCommand(command, [&] { api::CheckCompileOptions(options); });
+  if (options.precision == api::Precision::kFp32) {
     for (const char* option : {"--tolerance", "--metric", "--calibration"}) {
       if (arguments.Has(option)) throw UsageError(std::string(option) + " applies to --precision auto", command);
     }
   }
-  return request;
+  return options;
 }
 
-std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request) {
-  std::vector<NamedPath> inputs = {{"MODEL", request.model_path}};
-  for (const std::string& file : request.precision.calibration_files) inputs.push_back({"--calibration", file});
-  if (request.cost_model == CostModel::kMeasured) {
-    inputs.push_back({"--db", request.database_path.empty() ? CostDatabase::DefaultPath() : request.database_path});
+std::vector<NamedPath> CompileInputs(const std::string& model_path, const api::CompileOptions& options) {
+  std::vector<NamedPath> inputs = {{"MODEL", model_path}};
+  for (const std::string& file : options.calibration_files) inputs.push_back({"--calibration", file});
+  if (options.cost == api::CostModel::kMeasured) {
+    inputs.push_back({"--db", options.database_path.empty() ? api::DefaultCostDatabase() : options.database_path});
   }
   return inputs;
 }

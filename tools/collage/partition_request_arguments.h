@@ -1,5 +1,5 @@
 // The options `collage partition` and `collage bench` share (backends, cost database,
-// threads, search, graph budget, seed) and their reading into a PartitionRequest.
+// threads, search, graph budget, seed) and their reading into the public API's CompileOptions.
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "arguments.h"
 #include "output_paths.h"
-#include "pipeline/model_partitioner.h"
+#include "collage/compile_options.h"
 
 namespace collage::cli {
 
@@ -18,11 +18,11 @@ std::vector<OptionSpec> PartitionRequestOptionSpecs();
 // Reads those options (and --cost when the command has it; `default_cost` otherwise). Bad
 // values and contradictions (--db or --search graph without measured costs) are UsageErrors
 // for `command`.
-PartitionRequest ReadPartitionRequest(const ParsedArguments& arguments, CostModel default_cost,
-                                      const std::string& command);
+api::CompileOptions ReadCompileOptions(const ParsedArguments& arguments, api::CostModel default_cost,
+                                       const std::string& command);
 
-// The files the request reads: the model, the calibration inputs and, for measured costs, the
-// cost database.
-std::vector<NamedPath> PartitionRequestInputs(const PartitionRequest& request);
+// The files compiling `model_path` with `options` reads: the model, the calibration inputs and,
+// for measured costs, the cost database.
+std::vector<NamedPath> CompileInputs(const std::string& model_path, const api::CompileOptions& options);
 
 }  // namespace collage::cli

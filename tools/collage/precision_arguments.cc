@@ -1,9 +1,5 @@
 #include "precision_arguments.h"
 
-#include <cmath>
-#include <cstdlib>
-
-#include "pipeline/request_checks.h"
 
 namespace collage::cli {
 
@@ -21,26 +17,21 @@ std::vector<OptionSpec> PrecisionOptionSpecs() {
   };
 }
 
-PrecisionRequest ReadPrecisionRequest(const ParsedArguments& arguments, const std::string& command) {
-  PrecisionRequest request;
+void ReadPrecisionOptions(const ParsedArguments& arguments, const std::string& command, api::CompileOptions& options) {
   const std::string mode = arguments.Value("--precision").value_or("fp32");
-  const std::optional<PrecisionMode> parsed_mode = ParsePrecisionMode(mode);
-  if (!parsed_mode) throw UsageError("--precision expects fp32 or auto, got '" + mode + "'", command);
-  request.mode = *parsed_mode;
+  const std::optional<api::Precision> precision = api::ParsePrecision(mode);
+  if (!precision) throw UsageError("--precision expects fp32 or auto, got '" + mode + "'", command);
+  options.precision = *precision;
   if (const std::optional<std::string> tolerance = arguments.Value("--tolerance")) {
-    char* end = nullptr;
-    request.tolerance = std::strtod(tolerance->c_str(), &end);
-    if (tolerance->empty() || *end != '\0') request.tolerance = std::nan("");
-    CheckForCommand(command, [&] { CheckTolerance(request.tolerance, *tolerance); });
+    CheckForCommand(command, [&] { options.tolerance = api::ParseTolerance(*tolerance); });
   }
   const std::string metric = arguments.Value("--metric").value_or("rel-l2");
-  const std::optional<AccuracyMetric> parsed_metric = ParseAccuracyMetric(metric);
+  const std::optional<api::AccuracyMetric> parsed_metric = api::ParseAccuracyMetric(metric);
   if (!parsed_metric) throw UsageError("--metric expects rel-l2, max-rel or top1, got '" + metric + "'", command);
-  request.metric = *parsed_metric;
+  options.metric = *parsed_metric;
   if (const std::optional<std::string> files = arguments.Value("--calibration")) {
-    request.calibration_files = SplitList(*files, "--calibration", command);
+    options.calibration_files = SplitList(*files, "--calibration", command);
   }
-  return request;
 }
 
 }  // namespace collage::cli

@@ -1,17 +1,17 @@
 // The precision options `collage partition`, `bench` and `run` share: --precision, --tolerance,
-// --metric and --calibration, read into a PrecisionRequest.
+// --metric and --calibration, read into the public API's CompileOptions.
 #pragma once
 
 #include <vector>
 
 #include "arguments.h"
-#include "pipeline/precision_request.h"
+#include "collage/compile_options.h"
 
 namespace collage::cli {
 
 std::vector<OptionSpec> PrecisionOptionSpecs();
 
 // Malformed values are UsageErrors for `command` naming the option and what it expects.
-PrecisionRequest ReadPrecisionRequest(const ParsedArguments& arguments, const std::string& command);
+void ReadPrecisionOptions(const ParsedArguments& arguments, const std::string& command, api::CompileOptions& options);
 
 }  // namespace collage::cli

@@ -1,7 +1,7 @@
 #include "shape_option.h"
 
-#include "frontend/onnx/onnx_importer.h"
-#include "support/error.h"
+#include "collage/error.h"
+#include "collage/model.h"
 
 namespace collage::cli {
 
@@ -12,20 +12,16 @@ OptionSpec ShapeOptionSpec() {
           /*repeatable=*/true};
 }
 
-ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command) {
-  ModelBindings bindings;
+api::InputShapes ReadShapeBindings(const ParsedArguments& arguments, const std::string& command) {
+  api::InputShapes shapes;
   for (const std::string& text : arguments.Values("--shape")) {
-    std::pair<std::string, Shape> binding;
-    try {
-      binding = ParseInputShapeOverride(text);
-    } catch (const Error& error) {
-      throw UsageError(error.what(), command);
-    }
-    if (!bindings.shapes.emplace(binding).second) {
+    std::pair<std::string, std::vector<int64_t>> binding;
+    CheckForCommand(command, [&] { binding = api::ParseInputShape(text); });
+    if (!shapes.emplace(binding).second) {
       throw UsageError("--shape names input '" + binding.first + "' twice", command);
     }
   }
-  return bindings;
+  return shapes;
 }
 
 }  // namespace collage::cli

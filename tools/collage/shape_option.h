@@ -5,12 +5,12 @@
 #include <string>
 
 #include "arguments.h"
-#include "pipeline/model_loader.h"
+#include "collage/model.h"
 
 namespace collage::cli {
 
 OptionSpec ShapeOptionSpec();
 // The --shape values of `arguments`; a malformed one or a name given twice is a UsageError.
-ModelBindings ReadShapeBindings(const ParsedArguments& arguments, const std::string& command);
+api::InputShapes ReadShapeBindings(const ParsedArguments& arguments, const std::string& command);
 
 }  // namespace collage::cli

@@ -6,8 +6,9 @@
 
 namespace collage::cli {
 
-std::string SummarizeTensor(const Tensor& tensor) {
-  const int64_t count = tensor.NumElements();
+std::string SummarizeTensor(const api::Tensor& tensor) {
+  const std::vector<double> values = tensor.ValuesAsDouble();
+  const int64_t count = static_cast<int64_t>(values.size());
   if (count == 0) return "(no elements)";
   double minimum = std::numeric_limits<double>::infinity();
   double maximum = -std::numeric_limits<double>::infinity();
@@ -16,7 +17,7 @@ std::string SummarizeTensor(const Tensor& tensor) {
   int64_t nans = 0;
   int64_t infinities = 0;
   for (int64_t i = 0; i < count; ++i) {
-    const double value = tensor.GetAsDouble(i);
+    const double value = values[static_cast<size_t>(i)];
     if (std::isnan(value)) {
       ++nans;
       continue;

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "support/tensor.h"
+#include "collage/tensor.h"
 
 namespace collage::cli {
 
-std::string SummarizeTensor(const Tensor& tensor);
+std::string SummarizeTensor(const api::Tensor& tensor);
 
 }  // namespace collage::cli

@@ -1,6 +1,6 @@
 // The --threads option of the commands that run a model: worker threads for every backend.
 // The value is bounded by a small multiple of the machine's hardware threads
-// (pipeline/request_checks.h).
+// (api::MostThreads()).
 #pragma once
 
 #include <cstdint>
