@@ -85,18 +85,17 @@ TEST(HandOverCostTest, TheProbeIsADenseProductElseAConvolutionElseNone) {
 // medians. The same measurement between two backends of one name (no change, so no sleep) is
 // the negative control.
 TEST(HandOverCostTest, MeasuresTheCostOfChangingBackendsAndOnlyThat) {
-  const HandOverBackend first("first", std::chrono::milliseconds(5));
-  const HandOverBackend second("second", std::chrono::milliseconds(5));
-  const HandOverBackend second_again("second", std::chrono::milliseconds(5));
+  const HandOverBackend first("first", std::chrono::milliseconds(30));
+  const HandOverBackend second("second", std::chrono::milliseconds(30));
+  const HandOverBackend second_again("second", std::chrono::milliseconds(30));
   const CompileOptions options;
-  const HandOverMeasurement changing = MeasureHandOver(first, second, options, 8);
+  const HandOverMeasurement changing = MeasureHandOver(first, second, options, 7);
   EXPECT_GT(changing.producer_seconds, 0);
   EXPECT_GT(changing.consumer_seconds, 0);
-  EXPECT_GE(changing.seconds(), 2.5e-3);
-  EXPECT_NEAR(changing.seconds(), changing.ConsumerAfterProducer() - changing.ConsumerAfterItself(), 1e-12);
-  const HandOverMeasurement staying = MeasureHandOver(second_again, second, options, 8);
-
-  EXPECT_LT(staying.seconds(), 2.5e-3);
+  EXPECT_GE(changing.seconds(), 15e-3);
+  EXPECT_EQ(changing.seconds(), changing.ConsumerAfterProducer() - changing.ConsumerAfterItself());
+  const HandOverMeasurement staying = MeasureHandOver(second_again, second, options, 7);
+  EXPECT_LT(staying.seconds(), 15e-3);
 }
 
 TEST(HandOverCostTest, CostsAreMeasuredOnceAndThenReadFromTheDatabase) {
