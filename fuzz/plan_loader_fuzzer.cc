@@ -4,9 +4,9 @@
 #include <string>
 
 #include "fuzz_input.h"
-#include "plan_file.h"
+#include "pipeline/plan_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return collage::fuzz::ConsumeInput(
-      [&] { collage::cli::ParsePlan(std::string(collage::fuzz::AsText(data, size)), "fuzz.plan"); });
+      [&] { collage::ParsePlan(std::string(collage::fuzz::AsText(data, size)), "fuzz.plan"); });
 }

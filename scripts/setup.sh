@@ -52,6 +52,10 @@ PACKAGES=(
   chromium
   # The JSON of `collage bench --json` (tools/collage).
   nlohmann-json3-dev
+  # The fuzz targets (fuzz/, scripts/fuzz.sh: the Fuzzers test of the extended label): clang and
+  # its libFuzzer runtime.
+  clang
+  libclang-rt-14-dev
   # The Python package collage (python/: pybind11 bindings for /usr/bin/python3) and its tests.
   pybind11-dev
   python3-pybind11

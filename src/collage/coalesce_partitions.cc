@@ -1,5 +1,7 @@
 #include "collage/coalesce_partitions.h"
 
+#include <algorithm>
+
 #include "collage/outline_partitions.h"
 
 namespace collage {
@@ -54,24 +56,70 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
   return sets;
 }
 
+// The pairs are tried in the order of a scan of every pair (i, j), i < j, restarted after each
+// merge; the result is that scan's. It is made near-linear by trying only touching pairs (others
+// never join) and by not retrying pairs that failed: a failed pair not involving the merged
+// partition still fails after a merge (joining is a property of the pair, and contracting more
+// nodes keeps every cycle). So after a merge into position i, the first pair to succeed is an
+// (earlier, i) pair, or else one at or after row i of the scan.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
                                                    const std::function<bool(const CandidatePartition&)>& mergeable) {
   const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
-  for (bool merged = true; merged;) {
-    merged = false;
-    for (size_t i = 0; i < chosen.size() && !merged; ++i) {
-      for (size_t j = i + 1; j < chosen.size() && !merged; ++j) {
-        const CandidatePartition& lhs = chosen[i];
-        const CandidatePartition& rhs = chosen[j];
-        if (!CanJoin(lhs, rhs, mergeable)) continue;
-        SubGraph joined = lhs.sub_graph().DisjointUnion(graph, rhs.sub_graph());
-        if (!joined.IsValid(graph, convex_only)) continue;
-        std::vector<CandidatePartition> next = chosen;
-        next[i] = CandidatePartition(std::move(joined), lhs.spec_name(), lhs.backend(), "coalesce");
-        next.erase(next.begin() + static_cast<std::ptrdiff_t>(j));
-        if (!GroupsAreAcyclic(graph, InsideSets(next))) continue;
-        chosen = std::move(next);
+  constexpr size_t kNoPartition = static_cast<size_t>(-1);
+  std::vector<size_t> partition_of(graph.size());
+  auto index_partitions = [&] {
+    std::fill(partition_of.begin(), partition_of.end(), kNoPartition);
+    for (size_t p = 0; p < chosen.size(); ++p) {
+      for (size_t node : chosen[p].sub_graph().inside().ToVector()) partition_of[node] = p;
+    }
+  };
+  index_partitions();
+  // The partitions holding an input or an output of partition p, ascending.
+  auto touching = [&](size_t p) {
+    std::vector<size_t> neighbours;
+    for (const IndexSet* boundary : {&chosen[p].sub_graph().input(), &chosen[p].sub_graph().output()}) {
+      for (size_t node : boundary->ToVector()) {
+        if (partition_of[node] != kNoPartition) neighbours.push_back(partition_of[node]);
+      }
+    }
+    std::sort(neighbours.begin(), neighbours.end());
+    neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+    return neighbours;
+  };
+  auto try_merge = [&](size_t i, size_t j) {
+    const CandidatePartition& lhs = chosen[i];
+    const CandidatePartition& rhs = chosen[j];
+    if (!CanJoin(lhs, rhs, mergeable)) return false;
+    SubGraph joined = lhs.sub_graph().DisjointUnion(graph, rhs.sub_graph());
+    if (!joined.IsValid(graph, convex_only)) return false;
+    std::vector<CandidatePartition> next = chosen;
+    next[i] = CandidatePartition(std::move(joined), lhs.spec_name(), lhs.backend(), "coalesce");
+    next.erase(next.begin() + static_cast<std::ptrdiff_t>(j));
+    if (!GroupsAreAcyclic(graph, InsideSets(next))) return false;
+    chosen = std::move(next);
+    index_partitions();
+    return true;
+  };
+  for (size_t row = 0; row < chosen.size();) {
+    bool merged = false;
+    for (size_t j : touching(row)) {
+      if (j > row && try_merge(row, j)) {
         merged = true;
+        break;
+      }
+    }
+    if (!merged) {
+      ++row;
+      continue;
+    }
+    for (bool merged_earlier = true; merged_earlier;) {
+      merged_earlier = false;
+      for (size_t earlier : touching(row)) {
+        if (earlier < row && try_merge(earlier, row)) {
+          row = earlier;
+          merged_earlier = true;
+          break;
+        }
       }
     }
   }

@@ -14,12 +14,15 @@ constexpr uint64_t kAllSet = ~uint64_t{0};
 }  // namespace
 
 IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(size) {
-  for (size_t index : indices) {
-    if (index >= size) {
-      throw Error("IndexSet: index " + std::to_string(index) + " is out of range for size " + std::to_string(size));
-    }
-    Add(index);
+  if (indices.empty()) return;
+  const auto [lowest, highest] = std::minmax_element(indices.begin(), indices.end());
+  if (*highest >= size) {
+    throw Error("IndexSet: index " + std::to_string(*highest) + " is out of range for size " + std::to_string(size));
   }
+  const size_t begin = *lowest / 64;
+  std::vector<uint64_t> words(*highest / 64 + 1 - begin, 0);
+  for (size_t index : indices) words[index / 64 - begin] |= uint64_t{1} << (index % 64);
+  *this = FromWords(size, 0, begin, std::move(words));
 }
 
 IndexSet IndexSet::Full(size_t size) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "backend/precision.h"
 #include "collage/outline_partitions.h"
@@ -14,7 +15,7 @@ class CandidateSet {
  public:
   // False (and nothing added) when an equal sub-graph is already present.
   bool Add(CandidatePartition candidate) {
-    auto& bucket = by_hash_[candidate.sub_graph().Hash()];
+    auto& bucket = by_inside_hash_[candidate.sub_graph().inside().Hash()];
     for (size_t index : bucket) {
       if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
     }
@@ -22,11 +23,12 @@ class CandidateSet {
     candidates_.push_back(std::move(candidate));
     return true;
   }
-  bool Contains(const SubGraph& sub_graph) const {
-    auto it = by_hash_.find(sub_graph.Hash());
-    if (it == by_hash_.end()) return false;
+  // Whether first.DisjointUnion(second), of inside set `union_inside`, is present.
+  bool ContainsDisjointUnion(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
+    auto it = by_inside_hash_.find(union_inside.Hash());
+    if (it == by_inside_hash_.end()) return false;
     for (size_t index : it->second) {
-      if (candidates_[index].sub_graph() == sub_graph) return true;
+      if (candidates_[index].sub_graph().IsDisjointUnionOf(union_inside, first, second)) return true;
     }
     return false;
   }
@@ -40,7 +42,7 @@ class CandidateSet {
 
  private:
   std::vector<CandidatePartition> candidates_;
-  std::unordered_map<size_t, std::vector<size_t>> by_hash_;
+  std::unordered_map<size_t, std::vector<size_t>> by_inside_hash_;
 };
 
 IndexSet Singleton(const DataflowGraph& graph, size_t index) {
@@ -268,12 +270,8 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
   };
   for (CandidatePartition& candidate : sub_rule_->AllCandidates(graph, spec)) add(std::move(candidate));
 
-  std::unordered_map<size_t, std::vector<SubGraph>> rejected;  // invalid unions, not to re-check
-  auto is_rejected = [&](const SubGraph& sub_graph) {
-    auto it = rejected.find(sub_graph.Hash());
-    return it != rejected.end() &&
-           std::any_of(it->second.begin(), it->second.end(), [&](const SubGraph& other) { return other == sub_graph; });
-  };
+  // The inside sets of invalid unions, not to re-check (validity depends on the inside set only).
+  std::unordered_set<IndexSet, IndexSetHash> invalid_insides;
   auto crowded = [&](const SubGraph& sub_graph) {
     for (std::optional<size_t> node = sub_graph.inside().FirstInside(); node;
          node = sub_graph.inside().FirstInside(*node + 1)) {
@@ -287,10 +285,11 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
     if (!up.inside().AreDisjoint(down.inside()) || !MayJoin(graph, up, down)) return;
     if (config_.max_exits > 0 && up.ExitCountOfUnion(graph, down) > config_.max_exits) return;
     if (crowded(up) || crowded(down)) return;
+    IndexSet union_inside = up.inside() | down.inside();
+    if (invalid_insides.count(union_inside) > 0 || set.ContainsDisjointUnion(union_inside, up, down)) return;
     SubGraph joined = up.DisjointUnion(graph, down);
-    if (set.Contains(joined) || is_rejected(joined)) return;
     if (!joined.IsValid(graph, config_)) {
-      rejected[joined.Hash()].push_back(std::move(joined));
+      invalid_insides.insert(std::move(union_inside));
       return;
     }
     add(MakeCandidate(spec, std::move(joined), name()));

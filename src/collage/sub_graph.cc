@@ -11,38 +11,48 @@
 namespace collage {
 
 SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string label, std::vector<NestedSubGraph> nested)
-    : inside_(std::move(inside)),
-      entry_(graph.size()),
-      exit_(graph.size()),
-      input_(graph.size()),
-      output_(graph.size()),
-      label_(std::move(label)),
-      nested_(std::move(nested)) {
+    : inside_(std::move(inside)), label_(std::move(label)), nested_(std::move(nested)) {
   Check(inside_.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
-  std::unordered_map<size_t, size_t> depth_of;  // of the inside nodes
-  first_inside_ = inside_.FirstInside().value_or(graph.size());
-  for (size_t index : inside_.ToVector()) {
+  const std::vector<size_t> inside_nodes = inside_.ToVector();
+  first_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.front();
+  // Producers come before their consumers in post-DFS order, so each inside producer's depth is
+  // known when its consumer is reached.
+  std::vector<size_t> depth_of(inside_nodes.size());
+  auto position_of = [&](size_t index, size_t before) {
+    return static_cast<size_t>(std::lower_bound(inside_nodes.begin(), inside_nodes.begin() + before, index) -
+                               inside_nodes.begin());
+  };
+  std::vector<size_t> entry, exit, input, output;
+  for (size_t position = 0; position < inside_nodes.size(); ++position) {
+    const size_t index = inside_nodes[position];
     const DataflowNode& node = graph.node(index);
     size_t depth = 0;
-    for (size_t input : node.inputs) {
-      if (inside_[input]) {
-        depth = std::max(depth, depth_of.at(input));
+    bool is_entry = false;
+    for (size_t producer : node.inputs) {
+      if (inside_[producer]) {
+        depth = std::max(depth, depth_of[position_of(producer, position)]);
       } else {
-        entry_.Add(index);
-        input_.Add(input);
+        is_entry = true;
+        input.push_back(producer);
       }
     }
-    depth_of[index] = depth + 1;
+    depth_of[position] = depth + 1;
     depth_ = std::max(depth_, depth + 1);
-    if (node.external) exit_.Add(index);
-    for (size_t output : node.outputs) {
-      if (!inside_[output]) {
-        exit_.Add(index);
-        output_.Add(output);
+    if (is_entry) entry.push_back(index);
+    bool is_exit = node.external;
+    for (size_t consumer : node.outputs) {
+      if (!inside_[consumer]) {
+        is_exit = true;
+        output.push_back(consumer);
       }
     }
+    if (is_exit) exit.push_back(index);
     kind_ = CombinePattern(kind_, node.pattern);
   }
+  entry_ = IndexSet(graph.size(), entry);
+  exit_ = IndexSet(graph.size(), exit);
+  input_ = IndexSet(graph.size(), input);
+  output_ = IndexSet(graph.size(), output);
 }
 
 bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config) const {
@@ -130,12 +140,16 @@ SubGraph SubGraph::DisjointUnion(const DataflowGraph& graph, const SubGraph& oth
   return SubGraph(graph, inside_ | other.inside_, std::move(label), std::move(nested));
 }
 
-SubGraph SubGraph::WithAttrs(const DataflowGraph& graph, Attrs attrs) const {
-  return SubGraph(graph, inside_, label_, {NestedSubGraph{std::make_shared<const SubGraph>(*this), std::move(attrs)}});
+SubGraph SubGraph::WithAttrs(const DataflowGraph&, Attrs attrs) const {
+  SubGraph wrapped = *this;
+  wrapped.nested_ = {NestedSubGraph{std::make_shared<const SubGraph>(*this), std::move(attrs)}};
+  return wrapped;
 }
 
-SubGraph SubGraph::WithLabel(const DataflowGraph& graph, std::string label) const {
-  return SubGraph(graph, inside_, std::move(label), nested_);
+SubGraph SubGraph::WithLabel(const DataflowGraph&, std::string label) const {
+  SubGraph labelled = *this;
+  labelled.label_ = std::move(label);
+  return labelled;
 }
 
 Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& options) const {
@@ -169,12 +183,28 @@ Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& opt
   return function;
 }
 
+namespace {
+
+bool SameNested(const NestedSubGraph& first, const NestedSubGraph& second) {
+  return first.attrs == second.attrs && *first.sub_graph == *second.sub_graph;
+}
+
+}  // namespace
+
 bool SubGraph::operator==(const SubGraph& other) const {
   if (!(inside_ == other.inside_) || nested_.size() != other.nested_.size()) return false;
   for (size_t i = 0; i < nested_.size(); ++i) {
-    if (!(nested_[i].attrs == other.nested_[i].attrs) || !(*nested_[i].sub_graph == *other.nested_[i].sub_graph)) {
-      return false;
-    }
+    if (!SameNested(nested_[i], other.nested_[i])) return false;
+  }
+  return true;
+}
+
+bool SubGraph::IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
+  if (!(inside_ == union_inside) || nested_.size() != first.nested_.size() + second.nested_.size()) return false;
+  for (size_t i = 0; i < nested_.size(); ++i) {
+    const NestedSubGraph& expected =
+        i < first.nested_.size() ? first.nested_[i] : second.nested_[i - first.nested_.size()];
+    if (!SameNested(nested_[i], expected)) return false;
   }
   return true;
 }

@@ -67,6 +67,9 @@ class SubGraph {
   bool Touches(const SubGraph& other) const;
   // Requires disjoint inside sets.
   SubGraph DisjointUnion(const DataflowGraph& graph, const SubGraph& other) const;
+  // Whether this sub-graph equals first.DisjointUnion(graph, second) (whose inside set is
+  // `union_inside`), without building that union.
+  bool IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const;
   // This sub-graph with one nested sub-graph: itself, to be wrapped in a function with `attrs`.
   SubGraph WithAttrs(const DataflowGraph& graph, Attrs attrs) const;
   SubGraph WithLabel(const DataflowGraph& graph, std::string label) const;

@@ -1,10 +1,37 @@
 #include "ir/type_inference.h"
 
+#include <unordered_map>
+
 #include "ir/visitor.h"
 #include "ir/op_registry.h"
 
 namespace collage {
 namespace {
+
+// Tuple types nest at most this deep, as deep as the parser lets a type be written; the
+// run time builds and flattens tuple values recursively.
+constexpr size_t kMaxTupleNesting = 256;
+
+// How many tuple types nest in `type` along its deepest path, or a number above `limit` once it
+// is known to exceed it. Shared sub-types are walked again only when reached deeper.
+size_t TupleNesting(const Type& type, size_t limit) {
+  std::unordered_map<const TypeNode*, size_t> deepest_visit;
+  std::vector<std::pair<const Type*, size_t>> pending = {{&type, 0}};
+  size_t nesting = 0;
+  while (!pending.empty()) {
+    const auto [node, depth] = pending.back();
+    pending.pop_back();
+    const TupleTypeNode* tuple = AsTupleType(*node);
+    if (tuple == nullptr) continue;
+    auto [visit, first] = deepest_visit.emplace(tuple, depth + 1);
+    if (!first && visit->second >= depth + 1) continue;
+    visit->second = depth + 1;
+    nesting = std::max(nesting, depth + 1);
+    if (nesting > limit) return nesting;
+    for (const Type& field : tuple->fields) pending.emplace_back(&field, depth + 1);
+  }
+  return nesting;
+}
 
 [[noreturn]] void Fail(const ExprNode& node, const std::string& message) {
   const std::string where = node.location().ToString();
@@ -74,7 +101,11 @@ Type InferNode(const ExprNode& node) {
     case ExprKind::kTuple: {
       std::vector<Type> fields;
       for (const Expr& field : static_cast<const TupleNode&>(node).fields) fields.push_back(TypeOf(node, field));
-      return TupleType(std::move(fields));
+      Type tuple = TupleType(std::move(fields));
+      if (TupleNesting(tuple, kMaxTupleNesting) > kMaxTupleNesting) {
+        Fail(node, "tuple nested deeper than " + std::to_string(kMaxTupleNesting) + " levels");
+      }
+      return tuple;
     }
     case ExprKind::kTupleGetItem: {
       const auto& item = static_cast<const TupleGetItemNode&>(node);

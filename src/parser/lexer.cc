@@ -42,6 +42,30 @@ std::string DescribeTokenKind(TokenKind kind) {
   return "?";
 }
 
+namespace {
+
+// The string as written in the text, with line breaks and other control characters escaped so
+// that a message quoting it stays on one line.
+std::string Escaped(const std::string& text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string escaped;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      escaped += "\\n";
+    } else if (c == '\t') {
+      escaped += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      escaped += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+}  // namespace
+
 std::string DescribeToken(const Token& token) {
   switch (token.kind) {
     case TokenKind::kLocal: return "'%" + token.text + "'";
@@ -49,7 +73,7 @@ std::string DescribeToken(const Token& token) {
     case TokenKind::kIdentifier:
     case TokenKind::kInteger:
     case TokenKind::kFloat: return "'" + token.text + "'";
-    case TokenKind::kString: return "string \"" + token.text + "\"";
+    case TokenKind::kString: return "string \"" + Escaped(token.text) + "\"";
     default: return DescribeTokenKind(token.kind);
   }
 }

@@ -6,6 +6,7 @@
 #include "interpreter/interpreter.h"
 #include "testing/random_graphs.h"
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -172,6 +173,77 @@ TEST(SubGraphTest, ExitCountOfUnionIsTheExitCountOfTheBuiltUnion) {
     }
   }
   EXPECT_GE(exit_counts.size(), 3u);  // unions with several different exit counts were compared
+}
+
+// The derived sets and depth straight from their definitions, over every node of the graph.
+struct DerivedByDefinition {
+  std::vector<size_t> entry, exit, input, output;
+  size_t depth = 0;
+};
+
+DerivedByDefinition DeriveByDefinition(const DataflowGraph& graph, const std::vector<bool>& inside) {
+  DerivedByDefinition derived;
+  std::vector<size_t> depth(graph.size(), 0);
+  for (size_t node = 0; node < graph.size(); ++node) {
+    const DataflowNode& data = graph.node(node);
+    if (inside[node]) {
+      size_t longest = 0;
+      for (size_t producer : data.inputs) longest = std::max(longest, inside[producer] ? depth[producer] : 0);
+      depth[node] = longest + 1;
+      derived.depth = std::max(derived.depth, depth[node]);
+      if (std::any_of(data.inputs.begin(), data.inputs.end(), [&](size_t producer) { return !inside[producer]; })) {
+        derived.entry.push_back(node);
+      }
+      if (data.external ||
+          std::any_of(data.outputs.begin(), data.outputs.end(), [&](size_t consumer) { return !inside[consumer]; })) {
+        derived.exit.push_back(node);
+      }
+    } else {
+      if (std::any_of(data.outputs.begin(), data.outputs.end(), [&](size_t consumer) { return inside[consumer]; })) {
+        derived.input.push_back(node);
+      }
+      if (std::any_of(data.inputs.begin(), data.inputs.end(), [&](size_t producer) { return inside[producer]; })) {
+        derived.output.push_back(node);
+      }
+    }
+  }
+  return derived;
+}
+
+TEST(SubGraphTest, DerivedSetsAgreeWithTheirDefinitionsOnRandomSubsets) {
+  std::mt19937_64 random(13);
+  size_t compared = 0, deeper_than_two = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeVariedRandomDag(seed, 6 + static_cast<int>(seed % 20)));
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<bool> inside(graph.size(), false);
+      std::vector<size_t> indices;
+      for (size_t node = 0; node < graph.size(); ++node) {
+        if (random() % 2 == 0) {
+          inside[node] = true;
+          indices.push_back(node);
+        }
+      }
+      const SubGraph sub_graph = Make(graph, indices);
+      const DerivedByDefinition expected = DeriveByDefinition(graph, inside);
+      const std::string where = "seed " + std::to_string(seed) + " inside " + sub_graph.inside().ToString();
+      EXPECT_EQ(sub_graph.entry().ToVector(), expected.entry) << where;
+      EXPECT_EQ(sub_graph.exit().ToVector(), expected.exit) << where;
+      EXPECT_EQ(sub_graph.input().ToVector(), expected.input) << where;
+      EXPECT_EQ(sub_graph.output().ToVector(), expected.output) << where;
+      EXPECT_EQ(sub_graph.depth(), expected.depth) << where;
+      EXPECT_EQ(sub_graph.first_inside(), indices.empty() ? graph.size() : indices.front()) << where;
+      // Wrapping and relabelling keep the derived sets.
+      const SubGraph wrapped = sub_graph.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}}).WithLabel(graph, "w");
+      EXPECT_EQ(wrapped.exit().ToVector(), expected.exit) << where;
+      EXPECT_EQ(wrapped.output().ToVector(), expected.output) << where;
+      EXPECT_EQ(wrapped.depth(), expected.depth) << where;
+      ++compared;
+      deeper_than_two += expected.depth > 2;
+    }
+  }
+  EXPECT_EQ(compared, 800u);
+  EXPECT_GT(deeper_than_two, 100u);
 }
 
 }  // namespace

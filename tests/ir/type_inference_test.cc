@@ -85,5 +85,28 @@ TEST(TypeInferenceTest, VariablesNeedAnnotations) {
             std::string::npos);
 }
 
+// Tuples built through bindings can nest without bound in the text; the run time builds tuple
+// values recursively, so nesting is capped where the parser caps a written type.
+TEST(TypeInferenceTest, TuplesNestedDeeperThanTheLimitAreAnError) {
+  Var x = MakeVar("x", F32({2}));
+  Expr nested = x;
+  for (int level = 0; level < 50000; ++level) {
+    nested = MakeTuple({nested});
+    nested->set_location({"deep.cir", level + 2, 8});
+  }
+  EXPECT_EQ(TypeErrorOf(MakeFunction({x}, nested)), "deep.cir:258:8: tuple nested deeper than 256 levels");
+
+  Expr at_limit = x;
+  for (int level = 0; level < 256; ++level) at_limit = MakeTuple({at_limit});
+  EXPECT_EQ(TypeErrorOf(MakeFunction({x}, at_limit)), "(no error)");
+}
+
+TEST(TypeInferenceTest, TupleNestingOfSharedFieldsIsCheckedOncePerDepth) {
+  Var x = MakeVar("x", F32({2}));
+  Expr doubling = x;
+  for (int level = 0; level < 200; ++level) doubling = MakeTuple({doubling, doubling});
+  EXPECT_EQ(TypeErrorOf(MakeFunction({x}, doubling)), "(no error)");
+}
+
 }  // namespace
 }  // namespace collage

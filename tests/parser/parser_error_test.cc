@@ -87,6 +87,12 @@ TEST(ParserErrorTest, UnterminatedString) {
   ExpectError("def @main(%x: Tensor[(2), f32]) attrs(Compiler=\"native) {\n  %x\n}\n", "1:48", {"unterminated string"});
 }
 
+// Found by the text-IR fuzzer: a string token quoted in a message kept its line breaks.
+TEST(ParserErrorTest, StringsQuotedInMessagesStayOnOneLine) {
+  ExpectError("\"two\nlines\x01\tand a tab\"\ndef @main() { %x }", "1:1",
+              {"expected 'def' but found string \"two\\nlines\\x01\\tand a tab\""});
+}
+
 TEST(ParserErrorTest, BadNumbers) {
   ExpectError("def @main(%x: Tensor[(2), f32]) { add(%x, constant([1e], Tensor[(), f32])) }", "1:53",
               {"bad number '1e'"});

@@ -62,8 +62,17 @@ std::pair<Expr, Expr> ComplexParts(FoldingBuilder& builder, const Expr& data) {
   return {real, builder.Call("squeeze", {SliceAxis(builder, data, last, 1, 2)}, squeeze)};
 }
 
+// The most elements a transform's cosine or sine matrix may hold (256 MiB of f32 each).
+constexpr int64_t kMaxTwiddleElements = int64_t{1} << 26;
+
 // cos or sin of 2 pi k n / length as an [length, frequencies] constant of `dtype`.
 Expr TwiddleMatrix(FoldingBuilder& builder, int64_t length, int64_t frequencies, bool sine, DType dtype) {
+  if (frequencies > 0 && length > kMaxTwiddleElements / frequencies) {
+    throw Error("a transform of length " + std::to_string(length) + " to " + std::to_string(frequencies) +
+                " frequencies needs " + std::to_string(length) + " x " + std::to_string(frequencies) +
+                " constant matrices, more than the " + std::to_string(kMaxTwiddleElements) +
+                " elements the importer builds");
+  }
   Tensor matrix = Tensor::Zeros(dtype, {length, frequencies});
   for (int64_t n = 0; n < length; ++n) {
     for (int64_t k = 0; k < frequencies; ++k) {

@@ -1498,6 +1498,14 @@ def _():
     return simple_model([node("ConstantOfShape", ["shape"], ["y"], name="fill")], [], [fvi("y", [1, 1, 1])], [shape])
 
 
+@bad("huge_dft_length")
+def _():
+    # found by the ONNX importer fuzzer: the transform's constant matrices were allocated at any size
+    length = numpy_helper.from_array(np.array(1 << 20, np.int64), "length")
+    return simple_model([node("DFT", ["x", "length"], ["y"], name="dft", axis=2, onesided=1)],
+                        [fvi("x", [2, 3, 5, 1])], [fvi("y", [2, 3, 5, 2])], [length], opset=17)
+
+
 @bad("control_characters_in_names")
 def _():
     return simple_model([node("NoSuchOp", ["x"], ["y"], name="two\nlines")], [fvi("x", [2])], [fvi("y", [2])])
