@@ -22,17 +22,18 @@ TEST_F(CliTest, ATensorTypeOverflowing64BitsIsAnError) {
   ExpectError(Run({"partition", wrapping_to_zero}), "has more elements than a 64-bit count holds");
 }
 
-TEST_F(CliTest, ATupleTypeNestedFiftyThousandDeepIsPrintedInTheError) {
+// Bindings can nest tuples without bound; the run time builds tuple values recursively (a
+// 50,000-deep chain crashed `run` with a stack overflow), so type checking caps the nesting.
+TEST_F(CliTest, ATupleNestedFiftyThousandDeepIsATypeError) {
   constexpr int kDepth = 50000;
   std::string text = "def @main(%x: Tensor[(2), f32]) {\n  %0 = (%x,)\n";
   for (int level = 1; level < kDepth; ++level) {
     text += "  %" + std::to_string(level) + " = (%" + std::to_string(level - 1) + ",)\n";
   }
-  text += "  nn.relu(%" + std::to_string(kDepth - 1) + ")\n}\n";
-  const CliResult result = Run({"run", WriteModel("deep.cir", text)});
-  ExpectError(result, "nn.relu");
-  EXPECT_NE(result.err.find(std::string(1000, '(') + "Tensor[(2), f32]"), std::string::npos)
-      << result.err.substr(0, 300);
+  text += "  %" + std::to_string(kDepth - 1) + "\n}\n";
+  const std::string model = WriteModel("deep.cir", text);
+  ExpectError(Run({"run", model}), "deep.cir:258:10: tuple nested deeper than 256 levels");
+  ExpectError(Run({"import", model}), "deep.cir:258:10: tuple nested deeper than 256 levels");
 }
 
 }  // namespace
