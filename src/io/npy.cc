@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/error.h"
+#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -45,7 +46,7 @@ constexpr std::array<NumpyDType, 12> kNumpyDTypes = {{
 constexpr const char* kSupportedDTypes = "<f4, <f2, <f8, |i1, |u1, <i2, <u2, <i4, <u4, <i8, <u8, |b1";
 
 [[noreturn]] void Fail(const std::string& context, const std::string& message) {
-  throw Error(context + ": " + message);
+  throw Error(OneLineText(context + ": " + message));
 }
 
 std::string DTypeString(const NumpyDType& type) {

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "support/error.h"
+#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -17,7 +18,7 @@ constexpr uint64_t kMaxDeflateRatio = 1032;
 constexpr size_t kCopyChunk = 1 << 16;
 
 [[noreturn]] void Fail(const std::string& context, const std::string& message) {
-  throw Error(context + ": " + message);
+  throw Error(OneLineText(context + ": " + message));
 }
 
 // libzip's message for `error`, starting in lower case as the rest of a one-line error does.

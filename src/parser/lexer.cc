@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "support/one_line_text.h"
+
 namespace collage {
 namespace {
 
@@ -42,38 +44,14 @@ std::string DescribeTokenKind(TokenKind kind) {
   return "?";
 }
 
-namespace {
-
-// The string as written in the text, with line breaks and other control characters escaped so
-// that a message quoting it stays on one line.
-std::string Escaped(const std::string& text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string escaped;
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      escaped += "\\n";
-    } else if (c == '\t') {
-      escaped += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      escaped += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
-    } else {
-      escaped += c;
-    }
-  }
-  return escaped;
-}
-
-}  // namespace
-
 std::string DescribeToken(const Token& token) {
   switch (token.kind) {
-    case TokenKind::kLocal: return "'%" + token.text + "'";
-    case TokenKind::kGlobal: return "'@" + token.text + "'";
+    case TokenKind::kLocal: return "'%" + OneLineText(token.text) + "'";
+    case TokenKind::kGlobal: return "'@" + OneLineText(token.text) + "'";
     case TokenKind::kIdentifier:
     case TokenKind::kInteger:
-    case TokenKind::kFloat: return "'" + token.text + "'";
-    case TokenKind::kString: return "string \"" + Escaped(token.text) + "\"";
+    case TokenKind::kFloat: return "'" + OneLineText(token.text) + "'";
+    case TokenKind::kString: return "string \"" + OneLineText(token.text) + "\"";
     default: return DescribeTokenKind(token.kind);
   }
 }

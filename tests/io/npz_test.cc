@@ -188,6 +188,24 @@ TEST(NpzTest, RejectsMalformedHeaders) {
                     "header says 4 bytes of data (f32 (1)) but 5 remain");
 }
 
+// Found by the npz fuzzer: text read from the archive (a dtype, a header, an entry name) is
+// quoted in the message, and its line breaks must not split the message.
+TEST(NpzTest, TextFromTheArchiveIsQuotedOnOneLine) {
+  ExpectNpyRejected(MakeNpy("{'descr': '<c\n8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')),
+                    "unsupported dtype '<c\\n8'");
+  ExpectNpyRejected(MakeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), '\tx\n': 1}", ""),
+                    "unexpected key '\\tx\\n'");
+  const std::string npy = MakeNpy("{'descr': '|u1', 'fortran_order': False, 'shape': (), }", "x");
+  try {
+    ReadNpzFromMemory(MakeZip({{"a\nb.npy", npy + "extra"}}), "x.npz");
+    ADD_FAILURE() << "expected an Error";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("a\\nb.npy"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
 TEST(NpzTest, RejectsDuplicateArrayNames) {
   const std::string npy = MakeNpy("{'descr': '|u1', 'fortran_order': False, 'shape': (), }", "x");
   EXPECT_THROW(ReadNpzFromMemory(MakeZip({{"a.npy", npy}, {"a", npy}}), "x.npz"), Error);

@@ -93,6 +93,13 @@ TEST(ParserErrorTest, StringsQuotedInMessagesStayOnOneLine) {
               {"expected 'def' but found string \"two\\nlines\\x01\\tand a tab\""});
 }
 
+// Found by the text-IR fuzzer: a quoted %name may span lines, and every token quoted in a
+// message keeps it on one line.
+TEST(ParserErrorTest, QuotedNamesInMessagesStayOnOneLine) {
+  ExpectError("def @main(%x: Tensor[(2), f32]) { add(%x, constant([%\"a\nb\"], Tensor[(1), f32])) }", "1:53",
+              {"'%a\\nb'"});
+}
+
 TEST(ParserErrorTest, BadNumbers) {
   ExpectError("def @main(%x: Tensor[(2), f32]) { add(%x, constant([1e], Tensor[(), f32])) }", "1:53",
               {"bad number '1e'"});
