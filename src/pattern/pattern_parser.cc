@@ -112,7 +112,17 @@ class PatternParser {
     }
   }
 
+  // Every nested pattern (a group, a tuple field, an argument) starts here, so this bounds
+  // the recursion: deeper nesting is an error, not a stack overflow.
   Pattern ParseAlternatives() {
+    if (nesting_ == kMaxNesting) {
+      Fail(current_, "patterns nested deeper than " + std::to_string(kMaxNesting) + " levels");
+    }
+    ++nesting_;
+    struct Unnest {
+      int& nesting;
+      ~Unnest() { --nesting; }
+    } unnest{nesting_};
     Pattern pattern = ParsePostfix();
     while (current_.kind == Kind::kPipe) {
       Take();
@@ -347,9 +357,12 @@ class PatternParser {
     return TupleType(std::move(fields));
   }
 
+  static constexpr int kMaxNesting = 256;
+
   PatternLexer lexer_;
   PatternToken current_;
   std::map<std::string, SubPattern> sub_patterns_;
+  int nesting_ = 0;
 };
 
 }  // namespace

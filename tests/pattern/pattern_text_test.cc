@@ -157,6 +157,21 @@ struct BadText {
   std::string expected_message;  // the whole message, location first
 };
 
+// Found by the pattern-parser fuzzer: 100,000 nested parentheses overflowed the stack.
+TEST(PatternTextTest, DeepNestingIsAParseErrorNotAStackOverflow) {
+  EXPECT_NO_THROW(ParsePattern(std::string(200, '(') + "*" + std::string(200, ')')));
+  for (const std::string& text : {std::string(100000, '(') + "*" + std::string(100000, ')'),
+                                   "nn.relu(" + std::string(300, '(') + "*" + std::string(300, ')') + ")"}) {
+    try {
+      ParsePattern(text);
+      ADD_FAILURE() << "expected a ParseError";
+    } catch (const ParseError& error) {
+      EXPECT_NE(std::string(error.what()).find("patterns nested deeper than 256 levels"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
 TEST(PatternTextTest, MalformedTextIsAParseErrorWithLineAndColumn) {
   const std::vector<BadText> cases = {
       {"a := nn.relux(*)",
