@@ -8,10 +8,10 @@
 #include "interpreter/interpreter.h"
 #include "ir/op_registry.h"
 #include "ir/type_inference.h"
-#include "runtime/device_fingerprint.h"
 #include "runtime/invoke_executable.h"
 #include "support/error.h"
 #include "support/statistics.h"
+#include "tuning/device_value.h"
 #include "tuning/measurement.h"
 
 namespace collage {
@@ -45,18 +45,28 @@ Function DenseProbe(const Backend& backend) {
 
 // A probe compiled with its inputs and outputs.
 struct CompiledProbe {
+  Function function;
   std::unique_ptr<Executable> executable;
   std::vector<Tensor> inputs;
   std::vector<Tensor> outputs;
   void Run() { executable->Run(inputs, outputs); }
 };
 
-CompiledProbe CompileProbe(const Backend& backend, const CompileOptions& options) {
-  const std::optional<Function> probe = HandOverProbe(backend, options);
-  if (!probe) throw Error("hand-over measurement: backend '" + backend.name() + "' compiles no probe partition");
-  CompiledProbe compiled{backend.Compile(*probe, options), {}, AllocateResults(*probe)};
-  for (const Value& argument : RandomArguments(*probe, /*seed=*/1)) compiled.inputs.push_back(argument.tensor());
-  return compiled;
+// The first probe `backend` compiles, compiled once; nullopt when it compiles none.
+std::optional<CompiledProbe> CompileProbe(const Backend& backend, const CompileOptions& options) {
+  for (Function (*make)(const Backend&) : {DenseProbe, ConvolutionProbe}) {
+    Function probe = make(backend);
+    std::unique_ptr<Executable> executable;
+    try {
+      executable = backend.Compile(probe, options);
+    } catch (const Error&) {
+      continue;
+    }
+    CompiledProbe compiled{probe, std::move(executable), {}, AllocateResults(probe)};
+    for (const Value& argument : RandomArguments(probe, /*seed=*/1)) compiled.inputs.push_back(argument.tensor());
+    return compiled;
+  }
+  return std::nullopt;
 }
 
 double Median(std::vector<double> samples) { return Summarize(samples).median; }
@@ -68,36 +78,34 @@ double HandOverMeasurement::seconds() const {
 }
 
 std::optional<Function> HandOverProbe(const Backend& backend, const CompileOptions& options) {
-  for (Function (*make)(const Backend&) : {DenseProbe, ConvolutionProbe}) {
-    Function probe = make(backend);
-    try {
-      backend.Compile(probe, options);
-      return probe;
-    } catch (const Error&) {
-    }
-  }
-  return std::nullopt;
+  std::optional<CompiledProbe> compiled = CompileProbe(backend, options);
+  if (!compiled) return std::nullopt;
+  return compiled->function;
 }
 
-HandOverMeasurement MeasureHandOver(const Backend& producer, const Backend& consumer, const CompileOptions& options,
-                                    int rounds) {
+namespace {
+
+// MeasureHandOver, or nullopt when either backend compiles no probe.
+std::optional<HandOverMeasurement> MeasureProbes(const Backend& producer, const Backend& consumer,
+                                                 const CompileOptions& options, int rounds) {
   Check(rounds >= 1, "MeasureHandOver: expected at least one round");
-  CompiledProbe first = CompileProbe(producer, options);
-  CompiledProbe second = CompileProbe(consumer, options);
+  std::optional<CompiledProbe> first = CompileProbe(producer, options);
+  std::optional<CompiledProbe> second = CompileProbe(consumer, options);
+  if (!first || !second) return std::nullopt;
   MeasurementOptions cool_down;
   SetInModelCoolDown(cool_down);
   cool_down.warmup_runs = 1;
   cool_down.min_runs = 1;
   cool_down.max_runs = 1;
   auto time_once = [&](const std::function<void()>& run) { return MeasureRepeatedly(run, cool_down).median_seconds; };
-  const std::function<void()> variants[] = {[&] { first.Run(); }, [&] { second.Run(); },
+  const std::function<void()> variants[] = {[&] { first->Run(); }, [&] { second->Run(); },
                                             [&] {
-                                              first.Run();
-                                              second.Run();
+                                              first->Run();
+                                              second->Run();
                                             },
                                             [&] {
-                                              second.Run();
-                                              second.Run();
+                                              second->Run();
+                                              second->Run();
                                             }};
   constexpr int kVariants = 4;
   std::vector<double> samples[kVariants];
@@ -110,6 +118,18 @@ HandOverMeasurement MeasureHandOver(const Backend& producer, const Backend& cons
   return HandOverMeasurement{Median(samples[0]), Median(samples[1]), Median(samples[2]), Median(samples[3])};
 }
 
+}  // namespace
+
+HandOverMeasurement MeasureHandOver(const Backend& producer, const Backend& consumer, const CompileOptions& options,
+                                    int rounds) {
+  const std::optional<HandOverMeasurement> measured = MeasureProbes(producer, consumer, options, rounds);
+  if (!measured) {
+    throw Error("hand-over measurement: backend '" + producer.name() + "' or '" + consumer.name() +
+                "' compiles no probe partition");
+  }
+  return *measured;
+}
+
 double MeasuredHandOverCosts::Seconds(const std::string& producer, const std::string& consumer) {
   if (producer == consumer) return 0;
   const auto key = std::make_pair(producer, consumer);
@@ -119,19 +139,15 @@ double MeasuredHandOverCosts::Seconds(const std::string& producer, const std::st
   const std::string name = std::string("partition_hand_over_seconds v") + kHandOverProbeVersion + " " + producer +
                            "@" + from->version() + "->" + consumer + "@" + to->version() + " threads " +
                            std::to_string(threads_);
-  const std::string device = database_ != nullptr ? DeviceFingerprint() : "";
-  std::optional<double> seconds;
-  if (database_ != nullptr) seconds = database_->LookupDeviceValue(device, name);
-  if (!seconds) {
+  const double seconds = RecallDeviceValue(database_, name, [&] {
+    if (from->kind() == BackendKind::kInterpreter || to->kind() == BackendKind::kInterpreter) return 0.0;
     CompileOptions options;
     options.threads = threads_;
-    const bool probes = from->kind() != BackendKind::kInterpreter && to->kind() != BackendKind::kInterpreter &&
-                        HandOverProbe(*from, options) && HandOverProbe(*to, options);
-    seconds = probes ? MeasureHandOver(*from, *to, options, rounds_).seconds() : 0.0;
-    if (database_ != nullptr) database_->StoreDeviceValue(device, name, *seconds);
-  }
-  known_.emplace(key, *seconds);
-  return *seconds;
+    const std::optional<HandOverMeasurement> measured = MeasureProbes(*from, *to, options, rounds_);
+    return measured ? measured->seconds() : 0.0;
+  });
+  known_.emplace(key, seconds);
+  return seconds;
 }
 
 }  // namespace collage

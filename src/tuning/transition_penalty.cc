@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "runtime/device_fingerprint.h"
 #include "support/error.h"
 #include "support/layout_conversion.h"
 #include "support/tensor.h"
+#include "tuning/device_value.h"
 #include "tuning/measurement.h"
 
 namespace collage {
@@ -95,15 +95,10 @@ double MeasuredConversionCosts::Seconds(const Shape& shape, DType dtype, Layout 
   const std::string name = std::string("layout_conversion_seconds v") + kConversionKernelVersion + " " +
                            LayoutName(from) + "->" + LayoutName(to) + " " + std::string(DTypeName(dtype)) +
                            ShapeToString(shape);
-  std::optional<double> seconds;
-  const std::string device = database_ != nullptr ? DeviceFingerprint() : "";
-  if (database_ != nullptr) seconds = database_->LookupDeviceValue(device, name);
-  if (!seconds) {
-    seconds = MeasureConversion(shape, dtype, from, to);
-    if (database_ != nullptr) database_->StoreDeviceValue(device, name, *seconds);
-  }
-  known_.emplace(key, *seconds);
-  return *seconds;
+  const double seconds =
+      RecallDeviceValue(database_, name, [&] { return MeasureConversion(shape, dtype, from, to); });
+  known_.emplace(key, seconds);
+  return seconds;
 }
 
 ConversionCost MeasuredConversionCosts::AsFunction() {

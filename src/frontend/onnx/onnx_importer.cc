@@ -20,6 +20,7 @@
 #include "frontend/onnx/onnx_tensor.h"
 #include "ir/type_inference.h"
 #include "support/error.h"
+#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -90,19 +91,7 @@ class GraphImporter {
 
  private:
   // Names in messages come from the file; control characters are escaped to keep one line.
-  [[noreturn]] void Fail(const std::string& message) const {
-    std::string line;
-    for (char c : message) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (byte < 0x20 || byte == 0x7f) {
-        static const char kHex[] = "0123456789abcdef";
-        line += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
-      } else {
-        line += c;
-      }
-    }
-    throw Error(file_name_ + ": " + line);
-  }
+  [[noreturn]] void Fail(const std::string& message) const { throw Error(file_name_ + ": " + OneLineText(message)); }
 
   // "node 'conv1' (Conv, domain 'ai.onnx', opset 13)"; unnamed nodes are named by position
   // and first output.

@@ -275,7 +275,7 @@ const std::map<std::string, std::string>& BadCases() {
       {"huge_dft_length",
        "node 'dft' (DFT, domain 'ai.onnx', opset 17): a transform of length 1048576 to 524289 "
        "frequencies needs"},
-      {"control_characters_in_names", "node 'two\\x0alines' (NoSuchOp, domain 'ai.onnx', opset 13): unsupported op"},
+      {"control_characters_in_names", "node 'two\\nlines' (NoSuchOp, domain 'ai.onnx', opset 13): unsupported op"},
       {"declared_output_mismatch", "graph output 'y' is declared with a different shape than the import computes"},
   };
   return cases;
