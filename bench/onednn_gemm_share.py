@@ -15,6 +15,9 @@ native elsewhere) in alternating rounds: plain for the latency, with oneDNN's ve
   outside ms   total - gemm - other: native's partitions and the runtime between partitions;
   ceiling      total / gemm: the most a placement could gain over single:onednn when no backend
                runs these GEMM-like primitives faster and everything else takes no time.
+The JSON rows also hold, from the verbose runs alone, the mean milliseconds per run of all of
+oneDNN's primitives (verbose_onednn_ms) and of the whole run (verbose_total_ms): the first is
+within the second by construction, and a round where it is not is an error.
 Where the zoo benchmark finds oneDNN the fastest backend for every GEMM-like op (the op-level
 search measures each on every backend), the ceiling bounds Collage's gain over the best single
 backend; unlike bench/roofline.py's, it needs no peak rate and holds for depthwise convolutions.
@@ -100,13 +103,36 @@ def per_run_milliseconds_by_kind(executions: List[Tuple[str, str, float]], per_r
     return dict(by_kind)
 
 
-def profile_total_median(lines: Iterable[str]) -> float:
-    """The median milliseconds of `collage run --profile`'s 'total' row."""
+def mean_milliseconds_per_run(executions: List[Tuple[str, str, float]], per_run: int, runs: int) -> float:
+    """The mean over the last `runs` runs of `per_run` executions each of their summed milliseconds."""
+    timed = executions[len(executions) - runs * per_run:]
+    if len(timed) < runs * per_run:
+        raise ValueError(f"{len(executions)} oneDNN executions, fewer than {runs} runs of {per_run}")
+    return sum(milliseconds for _, _, milliseconds in timed) / runs
+
+
+def profile_total(lines: Iterable[str], statistic: str = "median") -> float:
+    """The milliseconds per run of `collage run --profile`'s 'total' row: its median or mean column."""
     for line in lines:
         fields = line.split()
-        if len(fields) >= 3 and fields[0] == "total":
-            return float(fields[-2])
+        if len(fields) >= 4 and fields[0] == "total":
+            return float(fields[-2] if statistic == "median" else fields[-3])
     raise ValueError("no 'total' row in the profile")
+
+
+# Printing rounds the profile's milliseconds to 3 decimals.
+PROFILE_ROUNDING_MS = 5e-4
+
+
+def verbose_consistency(lines: List[str], per_run: int, repeat: int) -> Tuple[float, float]:
+    """(oneDNN ms, total ms), means per run, of one verbose `collage run`: its primitives run within
+    its runs, so by linearity of the mean the first cannot exceed the second; it is an error when
+    it does (the verbose lines and the profile would then describe different runs)."""
+    onednn = mean_milliseconds_per_run(primitive_executions(lines), per_run, repeat)
+    total = profile_total(lines, "mean")
+    if onednn > total + PROFILE_ROUNDING_MS:
+        raise ValueError(f"oneDNN's primitives took {onednn:.3f} ms per run, more than the runs' {total:.3f} ms")
+    return onednn, total
 
 
 def share_row(model: str, profile_runs: List[List[str]], verbose_runs: List[List[str]], repeat: int,
@@ -118,14 +144,17 @@ def share_row(model: str, profile_runs: List[List[str]], verbose_runs: List[List
         raise ValueError("no oneDNN primitive ran (is the onednn backend built? see `collage backends`)")
     kinds = sorted({kind for by_kind in rounds for kind in by_kind})
     by_kind = {kind: statistics.median(by_kind.get(kind, 0.0) for by_kind in rounds) for kind in kinds}
-    total = statistics.median(profile_total_median(lines) for lines in profile_runs)
+    total = statistics.median(profile_total(lines) for lines in profile_runs)
+    consistency = [verbose_consistency(lines, per_run, repeat) for lines in verbose_runs]
     gemm = sum(ms for kind, ms in by_kind.items() if kind in GEMM_KINDS)
     others = {kind: ms for kind, ms in by_kind.items() if kind not in GEMM_KINDS}
     largest_other = max(others.items(), key=lambda item: item[1], default=("", 0.0))
     return {"model": model, "total_ms": total, "gemm_ms": gemm, "other_ms": sum(others.values()),
             "largest_other": largest_other[0], "largest_other_ms": largest_other[1],
             "outside_ms": total - gemm - sum(others.values()), "ms_by_kind": by_kind,
-            "ceiling_vs_onednn": total / gemm if gemm > 0 else None}
+            "ceiling_vs_onednn": total / gemm if gemm > 0 else None,
+            "verbose_onednn_ms": statistics.median(onednn for onednn, _ in consistency),
+            "verbose_total_ms": statistics.median(run_total for _, run_total in consistency)}
 
 
 def run_lines(command: List[str], environment: Dict[str, str]) -> List[str]:

@@ -1,18 +1,56 @@
 #include "collage/coalesce_partitions.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "collage/outline_partitions.h"
+#include "ir/type.h"
 
 namespace collage {
 namespace {
 
 bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
              const std::function<bool(const CandidatePartition&)>& mergeable) {
-  return lhs.backend() == rhs.backend() && lhs.boundary_layouts() == rhs.boundary_layouts() &&
-         lhs.precision() == DType::kF32 && rhs.precision() == DType::kF32 &&
+  return lhs.backend() == rhs.backend() && lhs.precision() == DType::kF32 && rhs.precision() == DType::kF32 &&
          PrimitiveAttrs(lhs.sub_graph()) && PrimitiveAttrs(rhs.sub_graph()) &&
          mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
+}
+
+// True when every tensor value in `values` (constants aside) that `part` reads (`reads`) or
+// leaves (otherwise) has the same bytes in `part`'s layout for that side as in `layout`.
+bool KeepsBytes(const DataflowGraph& graph, const IndexSet& values, const CandidatePartition& part, bool reads,
+                Layout layout) {
+  const PartitionLayouts part_layouts = part.boundary_layouts();
+  const IndexSet& part_side = reads ? part.sub_graph().input() : part.sub_graph().exit();
+  const Layout part_layout = reads ? part_layouts.parameters : part_layouts.results;
+  for (size_t value : (values & part_side).ToVector()) {
+    const Expr& expr = graph.node(value).expr;
+    const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
+    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
+    if (!LayoutsShareBytes(tensor->shape, part_layout, layout)) return false;
+  }
+  return true;
+}
+
+// The boundary of `joined` (lhs and rhs merged) under which every value crossing it has the
+// bytes it had crossing lhs or rhs, among the offered ones; nullopt when there is none.
+std::optional<PartitionLayouts> MergedBoundary(const DataflowGraph& graph, const SubGraph& joined,
+                                               const CandidatePartition& lhs, const CandidatePartition& rhs,
+                                               const BoundaryOffered& offered) {
+  const PartitionLayouts lhs_layouts = lhs.boundary_layouts();
+  const PartitionLayouts rhs_layouts = rhs.boundary_layouts();
+  for (Layout parameters : {lhs_layouts.parameters, rhs_layouts.parameters}) {
+    for (Layout results : {lhs_layouts.results, rhs_layouts.results}) {
+      const PartitionLayouts merged(parameters, results);
+      if (!offered(lhs.spec_name(), merged)) continue;
+      const bool keeps_bytes = KeepsBytes(graph, joined.input(), lhs, true, parameters) &&
+                               KeepsBytes(graph, joined.input(), rhs, true, parameters) &&
+                               KeepsBytes(graph, joined.exit(), lhs, false, results) &&
+                               KeepsBytes(graph, joined.exit(), rhs, false, results);
+      if (keeps_bytes) return merged;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -63,7 +101,8 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
 // nodes keeps every cycle). So after a merge into position i, the first pair to succeed is an
 // (earlier, i) pair, or else one at or after row i of the scan.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
-                                                   const std::function<bool(const CandidatePartition&)>& mergeable) {
+                                                   const std::function<bool(const CandidatePartition&)>& mergeable,
+                                                   const BoundaryOffered& across_layouts) {
   const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
   constexpr size_t kNoPartition = static_cast<size_t>(-1);
   std::vector<size_t> partition_of(graph.size());
@@ -90,8 +129,21 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
     const CandidatePartition& lhs = chosen[i];
     const CandidatePartition& rhs = chosen[j];
     if (!CanJoin(lhs, rhs, mergeable)) return false;
+    const bool same_boundary = lhs.boundary_layouts() == rhs.boundary_layouts();
+    if (!same_boundary && !across_layouts) return false;
     SubGraph joined = lhs.sub_graph().DisjointUnion(graph, rhs.sub_graph());
     if (!joined.IsValid(graph, convex_only)) return false;
+    if (!same_boundary) {
+      const std::optional<PartitionLayouts> merged = MergedBoundary(graph, joined, lhs, rhs, across_layouts);
+      if (!merged) return false;
+      Attrs attrs = *PrimitiveAttrs(lhs.sub_graph());
+      if (merged->IsPlain()) {
+        attrs.Erase(attr::kBoundaryLayout);
+      } else {
+        attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(*merged));
+      }
+      joined = WithPrimitiveAttrs(graph, joined, std::move(attrs));
+    }
     std::vector<CandidatePartition> next = chosen;
     next[i] = CandidatePartition(std::move(joined), lhs.spec_name(), lhs.backend(), "coalesce");
     next.erase(next.begin() + static_cast<std::ptrdiff_t>(j));

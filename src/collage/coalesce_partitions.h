@@ -18,11 +18,22 @@ bool GroupsAreAcyclic(const DataflowGraph& graph, const std::vector<IndexSet>& g
 // The inside sets of the candidates, in order.
 std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidates);
 
-// Greedily merges touching f32 Primitive partitions of one backend and boundary layout that
-// `mergeable` accepts, earliest pairs first, until no pair merges (a reduced-precision partition
-// quantizes only its parameters, so merging two would compute the second's products in f32). A merged partition keeps the earlier one's
-// position, spec and backend, with rule name "coalesce". Deterministic.
+// Whether partitions of the spec named `spec_name` may take the boundary `layouts`.
+using BoundaryOffered = std::function<bool(const std::string& spec_name, const PartitionLayouts& layouts)>;
+
+// Greedily merges touching f32 Primitive partitions of one backend that `mergeable` accepts,
+// earliest pairs first, until no pair merges (a reduced-precision partition quantizes only its
+// parameters, so merging two would compute the second's products in f32). A merged partition
+// keeps the earlier one's position, spec and backend, with rule name "coalesce". Deterministic.
+//
+// Without `across_layouts`, only partitions with equal boundaries merge. With it, partitions
+// with different boundaries merge too when some offered boundary (one of the two parameter
+// layouts, one of the two result layouts) gives every value crossing the merged partition's
+// boundary the bytes it had crossing the two: the conversions around it stay as they were, and
+// the ones between the two are gone. E.g. a plain>nchw8c partition feeding an nchw8c>plain one
+// becomes one plain partition that keeps its blocked values inside.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
-                                                   const std::function<bool(const CandidatePartition&)>& mergeable);
+                                                   const std::function<bool(const CandidatePartition&)>& mergeable,
+                                                   const BoundaryOffered& across_layouts = nullptr);
 
 }  // namespace collage

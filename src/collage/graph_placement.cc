@@ -58,6 +58,7 @@ GraphPlacementSpace::GraphPlacementSpace(const DataflowGraph& graph, const std::
   }
   IndexSet runnable_elsewhere(graph.size());
   for (const CandidatePartition& candidate : candidates_) {
+    offered_boundaries_.emplace(candidate.spec_name(), candidate.boundary_layouts());
     if (!IsRegionSpec(candidate.spec_name())) continue;
     for (size_t node : candidate.sub_graph().inside().ToVector()) {
       if (op_level_spec_[node] != candidate.spec_name()) runnable_elsewhere.Add(node);
@@ -143,17 +144,24 @@ GraphPlacement GraphPlacementSpace::Decode(const Genome& genome) const {
     wanted.Remove(gene_nodes_[dropped]);
     chosen = Place(asked, wanted);
   }
-  SortByFirstInside(chosen);
-
   GraphPlacement placement;
-  placement.chosen = CoalescePartitions(graph_, std::move(chosen), [this](const CandidatePartition& candidate) {
-    return IsRegionSpec(candidate.spec_name());
-  });
+  placement.chosen = MergeAcrossLayouts(std::move(chosen));
   placement.hash = PlanHash(placement.chosen);
   for (const CandidatePartition& candidate : placement.chosen) {
     placement.unhonoured_genes += Contradicted(candidate.spec_name(), candidate.sub_graph().inside(), requested);
   }
   return placement;
+}
+
+std::vector<CandidatePartition> GraphPlacementSpace::MergeAcrossLayouts(std::vector<CandidatePartition> chosen) const {
+  SortByFirstInside(chosen);
+  std::vector<CandidatePartition> merged = CoalescePartitions(
+      graph_, std::move(chosen), [this](const CandidatePartition& candidate) { return IsRegionSpec(candidate.spec_name()); },
+      [this](const std::string& spec_name, const PartitionLayouts& layouts) {
+        return offered_boundaries_.count({spec_name, layouts}) > 0;
+      });
+  SortByFirstInside(merged);
+  return merged;
 }
 
 }  // namespace collage

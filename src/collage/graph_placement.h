@@ -23,11 +23,14 @@
 //      gene is given back to its op-level choice and the decoding starts again (the all-0
 //      placement, the op-level one, is acyclic);
 //   5. touching partitions of one region spec are merged while the placement stays acyclic
-//      (CoalescePartitions).
+//      (CoalescePartitions), across boundary layouts where the merged partition can take a
+//      boundary that some candidate of its spec is offered in (MergeAcrossLayouts).
 // The result lists the partitions by first inside node, so equal placements are equal lists.
 #pragma once
 
 #include <cstdint>
+#include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -73,6 +76,11 @@ class GraphPlacementSpace {
   // Throws Error when the genome's length differs from genes() or a gene is >= gene_values().
   GraphPlacement Decode(const Genome& genome) const;
 
+  // `chosen` (a placement over the graph) with touching partitions of one region spec merged,
+  // also where their boundary layouts differ (CoalescePartitions with the boundaries the spec's
+  // candidates are offered in); sorted by first inside node.
+  std::vector<CandidatePartition> MergeAcrossLayouts(std::vector<CandidatePartition> chosen) const;
+
  private:
   // `asked[node]`: the region spec index wanted for the node, or kKeep.
   std::vector<CandidatePartition> Place(const std::vector<size_t>& asked, const IndexSet& wanted) const;
@@ -89,6 +97,7 @@ class GraphPlacementSpace {
   CoverSearch cover_search_;
   std::vector<size_t> gene_nodes_;
   IndexSet gene_set_;
+  std::set<std::pair<std::string, PartitionLayouts>> offered_boundaries_;  // (spec, boundary) of some candidate
 };
 
 }  // namespace collage

@@ -81,6 +81,7 @@ std::string FinalistOrigin::ToString() const {
     case Kind::kWholeRegion: return "all " + spec;
     case Kind::kBestByFitness: return "best " + std::to_string(rank);
     case Kind::kPenaltyFree: return "op-level without transition penalty";
+    case Kind::kMergedAcrossLayouts: return "op-level merged across layouts";
   }
   return "?";
 }
@@ -130,7 +131,17 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   description.op_level_fitness = fitness(op_level);
   description.best_fitness = description.op_level_fitness;
   result.chosen = op_level;
-  if (space.genes() == 0) return result;
+  const uint64_t op_level_hash = PlanHash(op_level);
+  std::vector<CandidatePartition> merged_op_level = space.MergeAcrossLayouts(op_level);
+  const uint64_t merged_op_level_hash = PlanHash(merged_op_level);
+  const bool offer_merged_op_level = merged_op_level_hash != op_level_hash;
+  if (space.genes() == 0) {
+    if (offer_merged_op_level) {
+      result.finalists.push_back(std::move(merged_op_level));
+      result.finalist_origins.push_back(FinalistOrigin::MergedAcrossLayouts());
+    }
+    return result;
+  }
 
   std::unordered_map<uint64_t, GraphPlacement> decoded;
   EvolutionaryProblem problem;
@@ -146,7 +157,6 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   EvolutionaryOptions evolution = options.evolution;
   evolution.seeds = {Genome(space.genes(), 0)};
   for (const std::string& spec : region_specs) evolution.seeds.push_back(space.AllTo(spec));
-  const uint64_t op_level_hash = PlanHash(op_level);
   evolution.known_fitness.emplace(op_level_hash, description.op_level_fitness);
 
   const EvolutionaryResult evolved = RunEvolutionarySearch(problem, evolution);
@@ -168,6 +178,10 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
     const uint64_t key = problem.key(space.AllTo(spec));
     const auto known = fitness_of_key.find(key);
     if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, FinalistOrigin::WholeRegion(spec));
+  }
+  if (offer_merged_op_level && finalist_keys.insert(merged_op_level_hash).second) {
+    result.finalists.push_back(std::move(merged_op_level));
+    result.finalist_origins.push_back(FinalistOrigin::MergedAcrossLayouts());
   }
   size_t best_rank = 0;
   for (const auto& [key, seconds] : evolved.ranked) {

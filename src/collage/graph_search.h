@@ -69,6 +69,7 @@ struct FinalistOrigin {
     kWholeRegion,    // everything `spec` can take (a region spec's seed, or an alone spec's placement)
     kBestByFitness,  // the `rank`-th best by fitness (from 1; the op-level and failed ones left out)
     kPenaltyFree,    // the op-level placement searched without the transition penalty
+    kMergedAcrossLayouts,  // the op-level placement with touching region partitions merged across layouts
   };
   Kind kind = Kind::kBestByFitness;
   std::string spec;
@@ -77,7 +78,9 @@ struct FinalistOrigin {
   static FinalistOrigin WholeRegion(std::string spec) { return {Kind::kWholeRegion, std::move(spec), 0}; }
   static FinalistOrigin BestByFitness(size_t rank) { return {Kind::kBestByFitness, "", rank}; }
   static FinalistOrigin PenaltyFree() { return {Kind::kPenaltyFree, "", 0}; }
-  // "all <spec>", "best <rank>" or "op-level without transition penalty".
+  static FinalistOrigin MergedAcrossLayouts() { return {Kind::kMergedAcrossLayouts, "", 0}; }
+  // "all <spec>", "best <rank>", "op-level without transition penalty" or "op-level merged
+  // across layouts".
   std::string ToString() const;
   bool operator==(const FinalistOrigin&) const = default;
 };
@@ -90,7 +93,10 @@ struct GraphSearchResult {
   // distinct and other than the op-level placement: first each region spec's whole-region
   // placement (its seed: everything it can take) unless it failed, which is close to running
   // that backend alone, so the final choice is not slower than it even when fitness and final
-  // measurement disagree; then the best by fitness, best first, at most options.finalists.
+  // measurement disagree; then the op-level placement merged across layouts
+  // (GraphPlacementSpace::MergeAcrossLayouts) when that differs from it, so that whether one
+  // partition keeping its layouts inside beats several with their own boundaries is measured
+  // and not assumed; then the best by fitness, best first, at most options.finalists.
   std::vector<std::vector<CandidatePartition>> finalists;
   // Per finalist: why it is one.
   std::vector<FinalistOrigin> finalist_origins;

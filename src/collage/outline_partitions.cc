@@ -129,7 +129,7 @@ const Attrs* PrimitiveAttrs(const SubGraph& sub_graph) {
 SubGraph WithPrimitiveAttrs(const DataflowGraph& graph, const SubGraph& sub_graph, Attrs attrs) {
   std::vector<NestedSubGraph> nested = sub_graph.nested();
   for (NestedSubGraph& wrapping : nested) {
-    if (wrapping.attrs.Has(attr::kPrimitive)) wrapping.attrs = std::move(attrs);
+    if (wrapping.attrs.Has(attr::kPrimitive)) wrapping.attrs = attrs;
   }
   return SubGraph(graph, sub_graph.inside(), sub_graph.label(), std::move(nested));
 }

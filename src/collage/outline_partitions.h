@@ -26,7 +26,8 @@ std::vector<size_t> NonConstantInputs(const DataflowGraph& graph, const SubGraph
 
 // The Primitive wrapping of a candidate, or null when it has none (a host candidate).
 const Attrs* PrimitiveAttrs(const SubGraph& sub_graph);
-// `sub_graph` with its Primitive wrapping's attributes replaced by `attrs`.
+// `sub_graph` with the attributes of its Primitive wrappings (one per part of a merged partition)
+// replaced by `attrs`.
 SubGraph WithPrimitiveAttrs(const DataflowGraph& graph, const SubGraph& sub_graph, Attrs attrs);
 
 // `graph` is the dataflow graph of `function`'s body; `chosen` are disjoint candidates over

@@ -23,20 +23,20 @@ ACTIVATION_REORDER = "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blo
 MATMUL_3X = "onednn_verbose,primitive,exec,cpu,matmul,brg:avx512_core,undef,src_f32::blocked:ab:f0,,,4x8:8x4,{}"
 
 
-def verbose_run(runs, convolution_ms, reorder_ms):
+def profile(total_median_ms, total_mean_ms=9.0):
+    return ["partition   backend  ops  runs  mean ms  median ms   share",
+            "onednn_0    onednn     3     3    1.000      1.000   100.0%",
+            f"total                  3     {total_mean_ms:10.3f}  {total_median_ms:10.3f}  100.0%"]
+
+
+def verbose_run(runs, convolution_ms, reorder_ms, total_mean_ms=9.0):
     """oneDNN's lines for `runs` runs (the warm-up run first) of a model of a convolution, a
-    reorder and a convolution, after one weight reorder while compiling."""
+    reorder and a convolution, after one weight reorder while compiling, then the profile."""
     lines = ["onednn_verbose,info,oneDNN v2.6.3 (commit N/A)", WEIGHT_REORDER.format(5.0)]
     for run in range(runs):
         lines += [CONVOLUTION.format(convolution_ms[run]), ACTIVATION_REORDER.format(reorder_ms),
                   CONVOLUTION.format(convolution_ms[run]), "unrelated output"]
-    return lines
-
-
-def profile(total_median_ms):
-    return ["partition   backend  ops  runs  mean ms  median ms   share",
-            "onednn_0    onednn     3     3    1.000      1.000   100.0%",
-            f"total                  3          9.000  {total_median_ms:10.3f}  100.0%"]
+    return lines + profile(total_mean_ms, total_mean_ms)
 
 
 class ParsingTest(unittest.TestCase):
@@ -60,7 +60,7 @@ class ParsingTest(unittest.TestCase):
 
     def test_runs_executing_different_primitives_are_an_error(self):
         lines = verbose_run(3, [1.0] * 3, 0.25)
-        lines[-2], lines[-3] = lines[-3], lines[-2]
+        lines[-5], lines[-6] = lines[-6], lines[-5]  # the last run's reorder and second convolution
         with self.assertRaisesRegex(ValueError, "different oneDNN primitives at position 1"):
             onednn_gemm_share.per_run_milliseconds_by_kind(onednn_gemm_share.primitive_executions(lines), 3, 2)
 
@@ -74,6 +74,17 @@ class ParsingTest(unittest.TestCase):
         self.assertEqual(row["largest_other"], "reorder")
         assert_close(self, row["outside_ms"], 1.25)
         assert_close(self, row["ceiling_vs_onednn"], 1.5)
+        # Per run: 2 convolutions and a reorder; the means per round 2.25, 4.25 and 3.75 ms.
+        assert_close(self, row["verbose_onednn_ms"], 3.75)
+        assert_close(self, row["verbose_total_ms"], 9.0)
+
+    def test_primitives_longer_than_their_runs_are_an_error(self):
+        # 2 x 4 ms + 0.25 ms of primitives per run against 8 ms per run in the same runs' profile.
+        with self.assertRaisesRegex(ValueError, r"took 8.250 ms per run, more than the runs' 8.000 ms"):
+            onednn_gemm_share.share_row("tiny", [profile(4.0)], [verbose_run(3, [4.0] * 3, 0.25, 8.0)], 2, 3)
+        # Control: the same primitives within 8.25 ms runs are consistent.
+        row = onednn_gemm_share.share_row("tiny", [profile(4.0)], [verbose_run(3, [4.0] * 3, 0.25, 8.25)], 2, 3)
+        assert_close(self, row["verbose_onednn_ms"], 8.25)
 
     def test_a_run_without_onednn_primitives_is_an_error(self):
         with self.assertRaisesRegex(ValueError, "no oneDNN primitive ran"):
@@ -106,6 +117,9 @@ class ScriptTest(unittest.TestCase):
             self.assertGreater(row["gemm_ms"], 0)
             self.assertTrue({"matmul", "inner_product"} & set(row["ms_by_kind"]), row["ms_by_kind"])
             self.assertGreater(row["total_ms"], 0)
+            # The GEMM-like primitives, and all of oneDNN's, ran within the runs that timed them.
+            self.assertLessEqual(row["verbose_onednn_ms"], row["verbose_total_ms"] + onednn_gemm_share.PROFILE_ROUNDING_MS)
+            self.assertGreater(row["verbose_onednn_ms"], 0)
             self.assertIn("matmul_relu", completed.stdout)
             self.assertIn("geomean ceiling over single:onednn", completed.stdout)
             self.assertTrue(completed.stdout.startswith(f"cpu: {result['cpu']}, 1 threads\n"), completed.stdout)

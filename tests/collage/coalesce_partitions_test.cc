@@ -109,5 +109,75 @@ TEST(CoalescePartitionsTest, MergesInTheOrderOfAFullPairScan) {
   EXPECT_GT(merges, 100u);
 }
 
+
+// A Primitive partition of backend "a" over `nodes` with the boundary named `boundary`.
+CandidatePartition PartitionOf(const DataflowGraph& graph, const std::vector<Expr>& nodes, const std::string& boundary) {
+  Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, std::string("a")}};
+  if (boundary != "plain") attrs.Set(attr::kBoundaryLayout, boundary);
+  return CandidatePartition(SubGraph(graph, Group(graph, nodes)).WithAttrs(graph, std::move(attrs)), "a", "a", "ops");
+}
+
+bool AnyPartition(const CandidatePartition&) { return true; }
+bool AnyBoundary(const std::string&, const PartitionLayouts&) { return true; }
+
+// x -> relu -> tanh -> exp, with relu and tanh each one partition.
+struct BlockedChain {
+  Expr relu, tanh;
+  Function function;
+
+  explicit BlockedChain(Shape shape) {
+    Var x = MakeVar("x", testing::F32(std::move(shape)));
+    relu = CallOp("nn.relu", {x});
+    tanh = CallOp("tanh", {relu});
+    function = MakeFunction({x}, CallOp("exp", {tanh}));
+  }
+};
+
+TEST(CoalescePartitionsTest, MergesAcrossLayoutsWhereEveryCrossingValueKeepsItsBytes) {
+  const BlockedChain chain({1, 16, 4, 4});
+  const DataflowGraph graph = GraphOf(chain.function);
+  const std::vector<CandidatePartition> chosen = {PartitionOf(graph, {chain.relu}, "plain>nchw8c"),
+                                                  PartitionOf(graph, {chain.tanh}, "nchw8c>plain")};
+  // Without leave to merge across layouts, different boundaries stay apart.
+  EXPECT_EQ(CoalescePartitions(graph, chosen, AnyPartition).size(), 2u);
+
+  const std::vector<CandidatePartition> merged = CoalescePartitions(graph, chosen, AnyPartition, AnyBoundary);
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].sub_graph().inside(), Group(graph, {chain.relu, chain.tanh}));
+  EXPECT_EQ(merged[0].boundary_layouts(), PartitionLayouts::Uniform(Layout::kPlain));
+  EXPECT_EQ(merged[0].rule_name(), "coalesce");
+
+  // A boundary the spec is not offered in is not taken.
+  const BoundaryOffered blocked_only = [](const std::string& spec, const PartitionLayouts& layouts) {
+    EXPECT_EQ(spec, "a");
+    return !layouts.IsPlain();
+  };
+  EXPECT_EQ(CoalescePartitions(graph, chosen, AnyPartition, blocked_only).size(), 2u);
+
+  // A blocked producer and a blocked-to-plain consumer become one blocked-to-plain partition.
+  const std::vector<CandidatePartition> blocked = CoalescePartitions(
+      graph, {PartitionOf(graph, {chain.relu}, "nchw8c"), PartitionOf(graph, {chain.tanh}, "nchw8c>plain")},
+      AnyPartition, AnyBoundary);
+  ASSERT_EQ(blocked.size(), 1u);
+  EXPECT_EQ(PartitionLayoutsName(blocked[0].boundary_layouts()), "nchw8c>plain");
+}
+
+TEST(CoalescePartitionsTest, KeepsPartitionsApartWhereACrossingValueWouldChangeBytes) {
+  // relu reads x plainly, add reads it channel-blocked: one boundary cannot give both their bytes.
+  const auto merged_count = [](Shape shape) {
+    Var x = MakeVar("x", testing::F32(std::move(shape)));
+    Expr relu = CallOp("nn.relu", {x});
+    Expr add = CallOp("add", {relu, x});
+    const DataflowGraph graph = GraphOf(MakeFunction({x}, CallOp("exp", {add})));
+    return CoalescePartitions(graph,
+                              {PartitionOf(graph, {relu}, "plain>nchw8c"), PartitionOf(graph, {add}, "nchw8c>plain")},
+                              AnyPartition, AnyBoundary)
+        .size();
+  };
+  EXPECT_EQ(merged_count({1, 16, 4, 4}), 2u);
+  // Control: one pixel of whole channel blocks has the same bytes in both layouts.
+  EXPECT_EQ(merged_count({1, 16, 1, 1}), 1u);
+}
+
 }  // namespace
 }  // namespace collage

@@ -371,5 +371,47 @@ TEST(GraphSearchTest, TheOpLevelPlacementWithoutTransitionPenaltyIsAFinalistAfte
             0);
 }
 
+
+// The op-level placement holds two graph-runtime partitions whose boundaries differ (relu
+// leaves channel-blocked values, tanh takes them and gives plain ones): merged, one plain
+// partition keeps the blocked value inside. It is a finalist when the spec's candidates are
+// offered in the plain boundary, and only then.
+TEST(GraphSearchTest, TheOpLevelPlacementMergedAcrossLayoutsIsAFinalist) {
+  const Var x = MakeVar("x", testing::F32({1, 16, 4, 4}));
+  const Function function = MakeFunction({x}, CallOp("tanh", {CallOp("nn.relu", {x})}));
+  const DataflowGraph graph = GraphOf(function);
+  const auto search = [&](std::vector<Layout> uniform) {
+    SupportDeclaration declaration = Declare(kGraphRuntime, {"nn.relu", "tanh"});
+    declaration.boundary_layouts = std::move(uniform);
+    declaration.mixed_boundary_layouts = {{Layout::kPlain, Layout::kChannelBlocked8},
+                                          {Layout::kChannelBlocked8, Layout::kPlain}};
+    std::vector<CandidatePartition> candidates = MakeOpPredicateSpec(declaration).AllCandidates(graph);
+    std::vector<CandidatePartition> op_level;
+    for (const auto& [op, boundary] : {std::pair{"nn.relu", "plain>nchw8c"}, std::pair{"tanh", "nchw8c>plain"}}) {
+      for (const CandidatePartition& candidate : candidates) {
+        if (OpCount(graph, candidate) == 1 && OpName(graph, candidate.sub_graph().first_inside()) == op &&
+            PartitionLayoutsName(candidate.boundary_layouts()) == boundary) {
+          op_level.push_back(candidate);
+        }
+      }
+    }
+    EXPECT_EQ(op_level.size(), 2u);
+    MockCostEstimator estimator{EstimatedCost};
+    const PlacementFitness fitness = [](const std::vector<CandidatePartition>& chosen) {
+      return 1e-3 * static_cast<double>(chosen.size());
+    };
+    return SearchGraphPlacement(graph, candidates, op_level, {kGraphRuntime}, estimator, fitness, SmallBudget(1));
+  };
+  const GraphSearchResult offered = search({Layout::kPlain, Layout::kChannelBlocked8});
+  ASSERT_EQ(offered.finalist_origins.size(), 1u);
+  EXPECT_EQ(offered.finalist_origins[0], FinalistOrigin::MergedAcrossLayouts());
+  ASSERT_EQ(offered.finalists[0].size(), 1u);
+  EXPECT_EQ(offered.finalists[0][0].boundary_layouts(), PartitionLayouts::Uniform(Layout::kPlain));
+  EXPECT_EQ(OpCount(graph, offered.finalists[0][0]), 2u);
+
+  // Control: without a plain boundary on offer the two cannot merge, and nothing is offered.
+  EXPECT_TRUE(search({Layout::kChannelBlocked8}).finalists.empty());
+}
+
 }  // namespace
 }  // namespace collage
