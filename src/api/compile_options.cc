@@ -59,7 +59,7 @@ void CheckCompileOptions(const CompileOptions& options) {
   CheckThreads(options.threads);
   CheckCostOptions(cost, search, !options.database_path.empty());
   CheckTolerance(options.tolerance);
-  CheckPrecisionOptions(ToLibraryPrecision(options.precision), cost, search);
+  CheckPrecisionOptions(ToLibraryPrecision(options.precision), cost);
   if (!(options.graph_budget_seconds > 0)) {
     throw UsageError("the graph budget must be a positive number of seconds, got " +
                      std::to_string(options.graph_budget_seconds));

@@ -50,13 +50,10 @@ void CheckTolerance(double tolerance) {
   CheckTolerance(tolerance, text);
 }
 
-void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model, SearchLevel search) {
+void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model) {
   if (mode != PrecisionMode::kAuto) return;
   if (cost_model != CostModel::kMeasured) {
     throw UsageError("--precision auto chooses precisions by measured cost: it needs --cost measured");
-  }
-  if (search != SearchLevel::kOp) {
-    throw UsageError("--precision auto follows the op-level search: it needs --search op");
   }
 }
 

@@ -34,10 +34,9 @@ void CheckBackendNames(const std::vector<std::string>& names);
 // The cost database and the graph-level search need measured costs.
 void CheckCostOptions(CostModel cost_model, SearchLevel search, bool database_given);
 
-// --precision auto chooses reduced precisions by measured cost after the op-level search:
-// "--precision auto chooses precisions by measured cost: it needs --cost measured", "--precision
-// auto follows the op-level search: it needs --search op".
-void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model, SearchLevel search);
+// --precision auto chooses reduced precisions by measured cost: "--precision auto chooses
+// precisions by measured cost: it needs --cost measured".
+void CheckPrecisionOptions(PrecisionMode mode, CostModel cost_model);
 // "--tolerance expects a number in (0, 1000000], got '-1'" (`text`: the value as given; a
 // malformed one is NaN).
 void CheckTolerance(double tolerance, const std::string& text);

@@ -461,8 +461,6 @@ TEST_F(CliTest, BadPrecisionOptionsAreUsageErrors) {
   ExpectUsageError(Run({"partition", model, "--precision", "half"}), "--precision expects fp32 or auto, got 'half'");
   ExpectUsageError(Run({"partition", model, "--precision", "auto"}),
                    "--precision auto chooses precisions by measured cost: it needs --cost measured");
-  ExpectUsageError(Run({"bench", model, "--precision", "auto", "--search", "graph"}),
-                   "--precision auto follows the op-level search: it needs --search op");
   ExpectUsageError(Run({"partition", model, "--precision", "auto", "--cost", "measured", "--tolerance", "x"}),
                    "--tolerance expects a number in (0, 1000000], got 'x'");
   ExpectUsageError(Run({"bench", model, "--precision", "auto", "--tolerance", "0"}),

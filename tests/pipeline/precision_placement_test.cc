@@ -18,6 +18,7 @@
 #include "pipeline/model_partitioner.h"
 #include "pipeline/partition_report_writer.h"
 #include "pipeline/reduced_precision_check.h"
+#include "testing/temp_directory.h"
 
 namespace collage {
 namespace {
@@ -134,6 +135,37 @@ TEST_F(PrecisionPlacementTest, AutoKeepsAReducedPlanOnlyWithinTheToleranceAndFas
   PlanPrecision strict = reread.precision;
   strict.tolerance = check.error / 2;
   EXPECT_FALSE(CheckReducedPrecision(run.result, reference, strict).within_tolerance);
+}
+
+// With --search graph the precision stage follows the graph stage: the fp32 plan its reduced
+// plan must beat is the graph stage's final choice, and the placement keeps one of the two.
+TEST_F(PrecisionPlacementTest, AfterTheGraphStageTheReducedPlanCompetesWithItsFinalPlan) {
+  testing::TempDirectory directory;
+  PartitionRequest request;
+  request.model_path = "layer";
+  request.backends = {"onednn", "native"};
+  request.threads = 2;
+  request.show_progress = false;
+  request.cost_model = CostModel::kMeasured;
+  request.database_path = directory.PathOf("costs.sqlite");
+  request.search = SearchLevel::kGraph;
+  request.graph_budget_seconds = 2;
+  request.precision.mode = PrecisionMode::kAuto;
+  request.precision.tolerance = 5e-2;
+  const ModelPlacement placement = PlaceModel(ConvolutionLayer(), request);
+  ASSERT_TRUE(placement.graph_stage.has_value());
+  ASSERT_TRUE(placement.precision.has_value());
+  const ModelPlacement::GraphStage& stage = *placement.graph_stage;
+  const PrecisionOutcome& outcome = *placement.precision;
+  EXPECT_EQ(PlanToText(outcome.fp32_plan) == PlanToText(stage.op_level_plan), !stage.replaced())
+      << stage.FinalDecision();
+  if (outcome.decision == PrecisionOutcome::Decision::kReduced) {
+    EXPECT_TRUE(HasReducedPrecision(placement.plan));
+    EXPECT_LT(outcome.reduced_ms, outcome.fp32_ms);
+    EXPECT_LE(outcome.calibration_error, request.precision.tolerance);
+  } else {
+    EXPECT_EQ(PlanToText(placement.plan), PlanToText(outcome.fp32_plan)) << outcome.Summary();
+  }
 }
 
 TEST_F(PrecisionPlacementTest, AToleranceOfNoErrorMovesEveryPartitionBackAndKeepsTheFp32Plan) {
