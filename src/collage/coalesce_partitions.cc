@@ -16,41 +16,50 @@ bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
          mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
 }
 
-// True when every tensor value in `values` (constants aside) that `part` reads (`reads`) or
-// leaves (otherwise) has the same bytes in `part`'s layout for that side as in `layout`.
-bool KeepsBytes(const DataflowGraph& graph, const IndexSet& values, const CandidatePartition& part, bool reads,
-                Layout layout) {
+// The bytes of the tensor values in `values` (constants aside) that `part` reads (`reads`) or
+// leaves (otherwise) whose bytes differ between `part`'s layout for that side and `layout`.
+double ChangedBytes(const DataflowGraph& graph, const IndexSet& values, const CandidatePartition& part, bool reads,
+                    Layout layout) {
   const PartitionLayouts part_layouts = part.boundary_layouts();
   const IndexSet& part_side = reads ? part.sub_graph().input() : part.sub_graph().exit();
   const Layout part_layout = reads ? part_layouts.parameters : part_layouts.results;
+  double bytes = 0;
   for (size_t value : (values & part_side).ToVector()) {
     const Expr& expr = graph.node(value).expr;
     const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
     if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
-    if (!LayoutsShareBytes(tensor->shape, part_layout, layout)) return false;
+    if (!LayoutsShareBytes(tensor->shape, part_layout, layout)) bytes += TypeBytes(expr->checked_type());
   }
-  return true;
+  return bytes;
 }
 
-// The boundary of `joined` (lhs and rhs merged) under which every value crossing it has the
-// bytes it had crossing lhs or rhs, among the offered ones; nullopt when there is none.
+// The offered boundary of `joined` (lhs and rhs merged), with one of the two parameter layouts
+// (or plain) and one of the two result layouts (or plain), under which the fewest bytes crossing
+// it differ from the bytes they had crossing lhs or rhs, the first such in that order; nullopt
+// when none is offered, or when `across.keep_crossing_bytes` and every one changes some.
 std::optional<PartitionLayouts> MergedBoundary(const DataflowGraph& graph, const SubGraph& joined,
                                                const CandidatePartition& lhs, const CandidatePartition& rhs,
-                                               const BoundaryOffered& offered) {
+                                               const AcrossLayouts& across) {
   const PartitionLayouts lhs_layouts = lhs.boundary_layouts();
   const PartitionLayouts rhs_layouts = rhs.boundary_layouts();
-  for (Layout parameters : {lhs_layouts.parameters, rhs_layouts.parameters}) {
-    for (Layout results : {lhs_layouts.results, rhs_layouts.results}) {
+  std::optional<PartitionLayouts> best;
+  double fewest_bytes = 0;
+  for (Layout parameters : {lhs_layouts.parameters, rhs_layouts.parameters, Layout::kPlain}) {
+    for (Layout results : {lhs_layouts.results, rhs_layouts.results, Layout::kPlain}) {
       const PartitionLayouts merged(parameters, results);
-      if (!offered(lhs.spec_name(), merged)) continue;
-      const bool keeps_bytes = KeepsBytes(graph, joined.input(), lhs, true, parameters) &&
-                               KeepsBytes(graph, joined.input(), rhs, true, parameters) &&
-                               KeepsBytes(graph, joined.exit(), lhs, false, results) &&
-                               KeepsBytes(graph, joined.exit(), rhs, false, results);
-      if (keeps_bytes) return merged;
+      if (!across.offered(lhs.spec_name(), merged)) continue;
+      const double bytes = ChangedBytes(graph, joined.input(), lhs, true, parameters) +
+                           ChangedBytes(graph, joined.input(), rhs, true, parameters) +
+                           ChangedBytes(graph, joined.exit(), lhs, false, results) +
+                           ChangedBytes(graph, joined.exit(), rhs, false, results);
+      if (!best || bytes < fewest_bytes) {
+        best = merged;
+        fewest_bytes = bytes;
+      }
     }
   }
-  return std::nullopt;
+  if (best && across.keep_crossing_bytes && fewest_bytes > 0) return std::nullopt;
+  return best;
 }
 
 }  // namespace
@@ -102,7 +111,7 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
 // (earlier, i) pair, or else one at or after row i of the scan.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
                                                    const std::function<bool(const CandidatePartition&)>& mergeable,
-                                                   const BoundaryOffered& across_layouts) {
+                                                   const AcrossLayouts& across_layouts) {
   const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
   constexpr size_t kNoPartition = static_cast<size_t>(-1);
   std::vector<size_t> partition_of(graph.size());
@@ -130,7 +139,7 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
     const CandidatePartition& rhs = chosen[j];
     if (!CanJoin(lhs, rhs, mergeable)) return false;
     const bool same_boundary = lhs.boundary_layouts() == rhs.boundary_layouts();
-    if (!same_boundary && !across_layouts) return false;
+    if (!same_boundary && !across_layouts.offered) return false;
     SubGraph joined = lhs.sub_graph().DisjointUnion(graph, rhs.sub_graph());
     if (!joined.IsValid(graph, convex_only)) return false;
     if (!same_boundary) {

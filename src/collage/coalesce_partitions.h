@@ -21,19 +21,28 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
 // Whether partitions of the spec named `spec_name` may take the boundary `layouts`.
 using BoundaryOffered = std::function<bool(const std::string& spec_name, const PartitionLayouts& layouts)>;
 
+// Whether and how CoalescePartitions merges partitions whose boundaries differ.
+struct AcrossLayouts {
+  BoundaryOffered offered;  // the boundaries a merged partition may take; null: such partitions stay apart
+  // True: only where every value crossing the merged boundary keeps the bytes it had crossing the
+  // two, so the conversions around it stay as they were. False: in the boundary that changes the
+  // fewest such bytes (conversions may move to the merged partition's neighbours).
+  bool keep_crossing_bytes = true;
+};
+
 // Greedily merges touching f32 Primitive partitions of one backend that `mergeable` accepts,
 // earliest pairs first, until no pair merges (a reduced-precision partition quantizes only its
 // parameters, so merging two would compute the second's products in f32). A merged partition
 // keeps the earlier one's position, spec and backend, with rule name "coalesce". Deterministic.
 //
-// Without `across_layouts`, only partitions with equal boundaries merge. With it, partitions
-// with different boundaries merge too when some offered boundary (one of the two parameter
-// layouts, one of the two result layouts) gives every value crossing the merged partition's
-// boundary the bytes it had crossing the two: the conversions around it stay as they were, and
-// the ones between the two are gone. E.g. a plain>nchw8c partition feeding an nchw8c>plain one
-// becomes one plain partition that keeps its blocked values inside.
+// Without `across_layouts.offered`, only partitions with equal boundaries merge. With it,
+// partitions with different boundaries merge too, in an offered boundary with one of the two
+// parameter layouts (or plain) and one of the two result layouts (or plain), as
+// `keep_crossing_bytes` allows; the conversions between the two are gone. E.g. a plain>nchw8c
+// partition feeding an nchw8c>plain one becomes one plain partition that keeps its blocked values
+// inside.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
                                                    const std::function<bool(const CandidatePartition&)>& mergeable,
-                                                   const BoundaryOffered& across_layouts = nullptr);
+                                                   const AcrossLayouts& across_layouts = {});
 
 }  // namespace collage

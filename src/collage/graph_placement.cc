@@ -153,13 +153,17 @@ GraphPlacement GraphPlacementSpace::Decode(const Genome& genome) const {
   return placement;
 }
 
-std::vector<CandidatePartition> GraphPlacementSpace::MergeAcrossLayouts(std::vector<CandidatePartition> chosen) const {
+std::vector<CandidatePartition> GraphPlacementSpace::MergeAcrossLayouts(std::vector<CandidatePartition> chosen,
+                                                                        bool keep_crossing_bytes) const {
   SortByFirstInside(chosen);
+  AcrossLayouts across;
+  across.offered = [this](const std::string& spec_name, const PartitionLayouts& layouts) {
+    return offered_boundaries_.count({spec_name, layouts}) > 0;
+  };
+  across.keep_crossing_bytes = keep_crossing_bytes;
   std::vector<CandidatePartition> merged = CoalescePartitions(
       graph_, std::move(chosen), [this](const CandidatePartition& candidate) { return IsRegionSpec(candidate.spec_name()); },
-      [this](const std::string& spec_name, const PartitionLayouts& layouts) {
-        return offered_boundaries_.count({spec_name, layouts}) > 0;
-      });
+      across);
   SortByFirstInside(merged);
   return merged;
 }

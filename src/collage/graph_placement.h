@@ -78,8 +78,10 @@ class GraphPlacementSpace {
 
   // `chosen` (a placement over the graph) with touching partitions of one region spec merged,
   // also where their boundary layouts differ (CoalescePartitions with the boundaries the spec's
-  // candidates are offered in); sorted by first inside node.
-  std::vector<CandidatePartition> MergeAcrossLayouts(std::vector<CandidatePartition> chosen) const;
+  // candidates are offered in, keeping or not the bytes crossing the merged boundaries); sorted
+  // by first inside node.
+  std::vector<CandidatePartition> MergeAcrossLayouts(std::vector<CandidatePartition> chosen,
+                                                     bool keep_crossing_bytes = true) const;
 
  private:
   // `asked[node]`: the region spec index wanted for the node, or kKeep.

@@ -82,6 +82,7 @@ std::string FinalistOrigin::ToString() const {
     case Kind::kBestByFitness: return "best " + std::to_string(rank);
     case Kind::kPenaltyFree: return "op-level without transition penalty";
     case Kind::kMergedAcrossLayouts: return "op-level merged across layouts";
+    case Kind::kMergedChangingLayouts: return "op-level merged changing layouts";
   }
   return "?";
 }
@@ -132,14 +133,20 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   description.best_fitness = description.op_level_fitness;
   result.chosen = op_level;
   const uint64_t op_level_hash = PlanHash(op_level);
-  std::vector<CandidatePartition> merged_op_level = space.MergeAcrossLayouts(op_level);
-  const uint64_t merged_op_level_hash = PlanHash(merged_op_level);
-  const bool offer_merged_op_level = merged_op_level_hash != op_level_hash;
-  if (space.genes() == 0) {
-    if (offer_merged_op_level) {
-      result.finalists.push_back(std::move(merged_op_level));
-      result.finalist_origins.push_back(FinalistOrigin::MergedAcrossLayouts());
+  std::unordered_set<uint64_t> finalist_keys;
+  // The op-level placement merged across layouts, keeping and then changing crossing bytes.
+  const auto add_merged_op_level = [&] {
+    for (const bool keep_crossing_bytes : {true, false}) {
+      std::vector<CandidatePartition> merged = space.MergeAcrossLayouts(op_level, keep_crossing_bytes);
+      const uint64_t key = PlanHash(merged);
+      if (key == op_level_hash || !finalist_keys.insert(key).second) continue;
+      result.finalists.push_back(std::move(merged));
+      result.finalist_origins.push_back(keep_crossing_bytes ? FinalistOrigin::MergedAcrossLayouts()
+                                                            : FinalistOrigin::MergedChangingLayouts());
     }
+  };
+  if (space.genes() == 0) {
+    add_merged_op_level();
     return result;
   }
 
@@ -167,7 +174,6 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   description.replaced = evolved.best_fitness < (1 - options.min_improvement) * description.op_level_fitness;
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
-  std::unordered_set<uint64_t> finalist_keys;
   const auto add_finalist = [&](uint64_t key, FinalistOrigin origin) {
     if (key == op_level_hash || !finalist_keys.insert(key).second) return;
     result.finalists.push_back(decoded.at(key).chosen);
@@ -179,10 +185,7 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
     const auto known = fitness_of_key.find(key);
     if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, FinalistOrigin::WholeRegion(spec));
   }
-  if (offer_merged_op_level && finalist_keys.insert(merged_op_level_hash).second) {
-    result.finalists.push_back(std::move(merged_op_level));
-    result.finalist_origins.push_back(FinalistOrigin::MergedAcrossLayouts());
-  }
+  add_merged_op_level();
   size_t best_rank = 0;
   for (const auto& [key, seconds] : evolved.ranked) {
     if (best_rank == options.finalists) break;

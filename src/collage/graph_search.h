@@ -69,7 +69,8 @@ struct FinalistOrigin {
     kWholeRegion,    // everything `spec` can take (a region spec's seed, or an alone spec's placement)
     kBestByFitness,  // the `rank`-th best by fitness (from 1; the op-level and failed ones left out)
     kPenaltyFree,    // the op-level placement searched without the transition penalty
-    kMergedAcrossLayouts,  // the op-level placement with touching region partitions merged across layouts
+    kMergedAcrossLayouts,    // the op-level placement with touching region partitions merged across layouts
+    kMergedChangingLayouts,  // the same, also where that changes the layouts of values crossing them
   };
   Kind kind = Kind::kBestByFitness;
   std::string spec;
@@ -79,8 +80,9 @@ struct FinalistOrigin {
   static FinalistOrigin BestByFitness(size_t rank) { return {Kind::kBestByFitness, "", rank}; }
   static FinalistOrigin PenaltyFree() { return {Kind::kPenaltyFree, "", 0}; }
   static FinalistOrigin MergedAcrossLayouts() { return {Kind::kMergedAcrossLayouts, "", 0}; }
-  // "all <spec>", "best <rank>", "op-level without transition penalty" or "op-level merged
-  // across layouts".
+  static FinalistOrigin MergedChangingLayouts() { return {Kind::kMergedChangingLayouts, "", 0}; }
+  // "all <spec>", "best <rank>", "op-level without transition penalty", "op-level merged across
+  // layouts" or "op-level merged changing layouts".
   std::string ToString() const;
   bool operator==(const FinalistOrigin&) const = default;
 };
@@ -94,9 +96,11 @@ struct GraphSearchResult {
   // placement (its seed: everything it can take) unless it failed, which is close to running
   // that backend alone, so the final choice is not slower than it even when fitness and final
   // measurement disagree; then the op-level placement merged across layouts
-  // (GraphPlacementSpace::MergeAcrossLayouts) when that differs from it, so that whether one
-  // partition keeping its layouts inside beats several with their own boundaries is measured
-  // and not assumed; then the best by fitness, best first, at most options.finalists.
+  // (GraphPlacementSpace::MergeAcrossLayouts), keeping the bytes crossing the merged boundaries,
+  // then changing them where that merges more, each when it differs from those before, so that
+  // whether one partition keeping its layouts inside beats several with their own boundaries is
+  // measured and not assumed (a residual connection read in two layouts stops the first); then
+  // the best by fitness, best first, at most options.finalists.
   std::vector<std::vector<CandidatePartition>> finalists;
   // Per finalist: why it is one.
   std::vector<FinalistOrigin> finalist_origins;

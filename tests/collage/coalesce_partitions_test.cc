@@ -141,7 +141,7 @@ TEST(CoalescePartitionsTest, MergesAcrossLayoutsWhereEveryCrossingValueKeepsItsB
   // Without leave to merge across layouts, different boundaries stay apart.
   EXPECT_EQ(CoalescePartitions(graph, chosen, AnyPartition).size(), 2u);
 
-  const std::vector<CandidatePartition> merged = CoalescePartitions(graph, chosen, AnyPartition, AnyBoundary);
+  const std::vector<CandidatePartition> merged = CoalescePartitions(graph, chosen, AnyPartition, {AnyBoundary});
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].sub_graph().inside(), Group(graph, {chain.relu, chain.tanh}));
   EXPECT_EQ(merged[0].boundary_layouts(), PartitionLayouts::Uniform(Layout::kPlain));
@@ -152,31 +152,33 @@ TEST(CoalescePartitionsTest, MergesAcrossLayoutsWhereEveryCrossingValueKeepsItsB
     EXPECT_EQ(spec, "a");
     return !layouts.IsPlain();
   };
-  EXPECT_EQ(CoalescePartitions(graph, chosen, AnyPartition, blocked_only).size(), 2u);
+  EXPECT_EQ(CoalescePartitions(graph, chosen, AnyPartition, {blocked_only}).size(), 2u);
 
   // A blocked producer and a blocked-to-plain consumer become one blocked-to-plain partition.
   const std::vector<CandidatePartition> blocked = CoalescePartitions(
       graph, {PartitionOf(graph, {chain.relu}, "nchw8c"), PartitionOf(graph, {chain.tanh}, "nchw8c>plain")},
-      AnyPartition, AnyBoundary);
+      AnyPartition, {AnyBoundary});
   ASSERT_EQ(blocked.size(), 1u);
   EXPECT_EQ(PartitionLayoutsName(blocked[0].boundary_layouts()), "nchw8c>plain");
 }
 
 TEST(CoalescePartitionsTest, KeepsPartitionsApartWhereACrossingValueWouldChangeBytes) {
   // relu reads x plainly, add reads it channel-blocked: one boundary cannot give both their bytes.
-  const auto merged_count = [](Shape shape) {
+  const auto merged_count = [](Shape shape, bool keep_crossing_bytes = true) {
     Var x = MakeVar("x", testing::F32(std::move(shape)));
     Expr relu = CallOp("nn.relu", {x});
     Expr add = CallOp("add", {relu, x});
     const DataflowGraph graph = GraphOf(MakeFunction({x}, CallOp("exp", {add})));
     return CoalescePartitions(graph,
                               {PartitionOf(graph, {relu}, "plain>nchw8c"), PartitionOf(graph, {add}, "nchw8c>plain")},
-                              AnyPartition, AnyBoundary)
+                              AnyPartition, AcrossLayouts{AnyBoundary, keep_crossing_bytes})
         .size();
   };
   EXPECT_EQ(merged_count({1, 16, 4, 4}), 2u);
   // Control: one pixel of whole channel blocks has the same bytes in both layouts.
   EXPECT_EQ(merged_count({1, 16, 1, 1}), 1u);
+  // Leave to change crossing bytes merges them, converting x once for the merged partition.
+  EXPECT_EQ(merged_count({1, 16, 4, 4}, false), 1u);
 }
 
 }  // namespace

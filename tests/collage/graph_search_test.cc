@@ -409,8 +409,14 @@ TEST(GraphSearchTest, TheOpLevelPlacementMergedAcrossLayoutsIsAFinalist) {
   EXPECT_EQ(offered.finalists[0][0].boundary_layouts(), PartitionLayouts::Uniform(Layout::kPlain));
   EXPECT_EQ(OpCount(graph, offered.finalists[0][0]), 2u);
 
-  // Control: without a plain boundary on offer the two cannot merge, and nothing is offered.
-  EXPECT_TRUE(search({Layout::kChannelBlocked8}).finalists.empty());
+  // Without a plain boundary on offer they merge only by changing the layout of a value crossing
+  // the merged partition: x read blocked, or the result left blocked (equal bytes; the first
+  // in the order tried, the first partition's parameters and results, wins).
+  const GraphSearchResult blocked = search({Layout::kChannelBlocked8});
+  ASSERT_EQ(blocked.finalist_origins.size(), 1u);
+  EXPECT_EQ(blocked.finalist_origins[0], FinalistOrigin::MergedChangingLayouts());
+  ASSERT_EQ(blocked.finalists[0].size(), 1u);
+  EXPECT_EQ(PartitionLayoutsName(blocked.finalists[0][0].boundary_layouts()), "plain>nchw8c");
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(MergedAcrossLayoutsTest, AMergedMixedBoundaryPartitionMatchesTheInterpreter
       graph,
       {partition({first}, "onednn", "plain>nchw8c"), partition({relu}, "onednn", "nchw8c"),
        partition({second}, "native", "plain"), partition({sum}, "native", "plain")},
-      [](const CandidatePartition&) { return true; }, declared);
+      [](const CandidatePartition&) { return true; }, {declared});
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(PartitionLayoutsName(merged[0].boundary_layouts()), "plain>nchw8c");
   EXPECT_EQ(merged[0].backend(), "onednn");
