@@ -1,7 +1,10 @@
 #include "collage/coalesce_partitions.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "collage/outline_partitions.h"
 #include "ir/type.h"
@@ -63,6 +66,14 @@ std::optional<PartitionLayouts> MergedBoundary(const DataflowGraph& graph, const
 }
 
 }  // namespace
+
+BoundaryOffered BoundariesOfCandidates(const std::vector<CandidatePartition>& candidates) {
+  auto offered = std::make_shared<std::set<std::pair<std::string, PartitionLayouts>>>();
+  for (const CandidatePartition& candidate : candidates) offered->emplace(candidate.spec_name(), candidate.boundary_layouts());
+  return [offered](const std::string& spec_name, const PartitionLayouts& layouts) {
+    return offered->count({spec_name, layouts}) > 0;
+  };
+}
 
 bool GroupsAreAcyclic(const DataflowGraph& graph, const std::vector<IndexSet>& groups) {
   // Units: each group, and each node in no group. Kahn's algorithm on the contracted graph.

@@ -21,6 +21,10 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
 // Whether partitions of the spec named `spec_name` may take the boundary `layouts`.
 using BoundaryOffered = std::function<bool(const std::string& spec_name, const PartitionLayouts& layouts)>;
 
+// The boundaries some of `candidates` of each spec are offered in (the returned rule keeps its own
+// copy of them).
+BoundaryOffered BoundariesOfCandidates(const std::vector<CandidatePartition>& candidates);
+
 // Whether and how CoalescePartitions merges partitions whose boundaries differ.
 struct AcrossLayouts {
   BoundaryOffered offered;  // the boundaries a merged partition may take; null: such partitions stay apart

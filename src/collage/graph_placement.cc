@@ -45,7 +45,8 @@ GraphPlacementSpace::GraphPlacementSpace(const DataflowGraph& graph, const std::
       region_specs_(std::move(region_specs)),
       op_level_spec_(graph.size()),
       cover_search_(graph, candidates, estimator),
-      gene_set_(graph.size()) {
+      gene_set_(graph.size()),
+      offered_boundaries_(BoundariesOfCandidates(candidates)) {
   Check(!region_specs_.empty(), "graph-level search: no region spec to offer regions to");
   Check(region_specs_.size() < 256, "graph-level search: more than 255 region specs");
   std::set<std::string> named;
@@ -58,7 +59,6 @@ GraphPlacementSpace::GraphPlacementSpace(const DataflowGraph& graph, const std::
   }
   IndexSet runnable_elsewhere(graph.size());
   for (const CandidatePartition& candidate : candidates_) {
-    offered_boundaries_.emplace(candidate.spec_name(), candidate.boundary_layouts());
     if (!IsRegionSpec(candidate.spec_name())) continue;
     for (size_t node : candidate.sub_graph().inside().ToVector()) {
       if (op_level_spec_[node] != candidate.spec_name()) runnable_elsewhere.Add(node);
@@ -156,11 +156,7 @@ GraphPlacement GraphPlacementSpace::Decode(const Genome& genome) const {
 std::vector<CandidatePartition> GraphPlacementSpace::MergeAcrossLayouts(std::vector<CandidatePartition> chosen,
                                                                         bool keep_crossing_bytes) const {
   SortByFirstInside(chosen);
-  AcrossLayouts across;
-  across.offered = [this](const std::string& spec_name, const PartitionLayouts& layouts) {
-    return offered_boundaries_.count({spec_name, layouts}) > 0;
-  };
-  across.keep_crossing_bytes = keep_crossing_bytes;
+  const AcrossLayouts across{offered_boundaries_, keep_crossing_bytes};
   std::vector<CandidatePartition> merged = CoalescePartitions(
       graph_, std::move(chosen), [this](const CandidatePartition& candidate) { return IsRegionSpec(candidate.spec_name()); },
       across);

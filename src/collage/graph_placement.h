@@ -29,12 +29,11 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
-#include <utility>
 #include <string>
 #include <vector>
 
 #include "collage/candidate_partition.h"
+#include "collage/coalesce_partitions.h"
 #include "collage/evolutionary_search.h"
 #include "collage/search.h"
 
@@ -99,7 +98,7 @@ class GraphPlacementSpace {
   CoverSearch cover_search_;
   std::vector<size_t> gene_nodes_;
   IndexSet gene_set_;
-  std::set<std::pair<std::string, PartitionLayouts>> offered_boundaries_;  // (spec, boundary) of some candidate
+  BoundaryOffered offered_boundaries_;  // the boundaries some candidate of each spec has
 };
 
 }  // namespace collage

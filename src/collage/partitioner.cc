@@ -23,9 +23,11 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
   estimator.Prepare(placement.graph, placement.candidates);
   placement.search =
       SearchOptimalPlacement(placement.graph, placement.candidates, estimator, spec_names, options.search);
-  placement.chosen =
-      options.coalesce ? CoalescePartitions(placement.graph, placement.search.chosen, options.coalesce)
-                       : placement.search.chosen;
+  AcrossLayouts across;
+  if (options.coalesce_across_layouts) across.offered = BoundariesOfCandidates(placement.candidates);
+  placement.chosen = options.coalesce
+                         ? CoalescePartitions(placement.graph, placement.search.chosen, options.coalesce, across)
+                         : placement.search.chosen;
   Check(GroupsAreAcyclic(placement.graph, InsideSets(placement.chosen)),
         "Collage: the chosen partitions depend on each other in a cycle; restrict the specs to single-exit sub-graphs");
   return placement;

@@ -6,7 +6,8 @@
 // Compiler=<backend> and a unique global_symbol "<backend>_<n>", calling the Composite
 // functions nested in it; host candidates stay as they are. Touching chosen partitions of one
 // backend that `coalesce` accepts are merged first whenever the merged sub-graph stays convex
-// and the placement stays acyclic.
+// and the placement stays acyclic (and their boundaries agree, or `coalesce_across_layouts`
+// finds one for the merged partition).
 #pragma once
 
 #include <functional>
@@ -29,6 +30,10 @@ struct PartitionOptions {
   SearchOptions search;
   // Which chosen partitions may be merged with touching ones of their backend; unset: none.
   std::function<bool(const CandidatePartition&)> coalesce;
+  // Also merge those whose boundaries differ, where a boundary some candidate of the spec has
+  // keeps the bytes of every value crossing the merged partition (CoalescePartitions with
+  // AcrossLayouts::keep_crossing_bytes): the conversions between them go, the others stay.
+  bool coalesce_across_layouts = false;
   bool explain = false;  // fill PartitionResult::explanation
 };
 

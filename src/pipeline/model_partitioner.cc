@@ -230,6 +230,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
   PartitionOptions options;
   options.explain = true;
   options.coalesce = CoalesceRegions(RegionBackends(request.backends));
+  options.coalesce_across_layouts = true;
   std::shared_ptr<CostEstimator>& estimator = placement.estimator;
   MeasuredCostEstimator* measured = nullptr;
   if (request.cost_model == CostModel::kMeasured) {
