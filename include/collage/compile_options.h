@@ -25,9 +25,9 @@ enum class SearchLevel {
   kGraph,  // then the evolutionary search on measured whole-model latency (needs kMeasured)
 };
 
-// What the partitions compute in: kFp32 every one in f32; kAuto (needs kMeasured and kOp) the
+// What the partitions compute in: kFp32 every one in f32; kAuto (needs kMeasured) the op-level
 // search may also choose reduced-precision partitions, kept only within the tolerance on the
-// calibration inputs and when measured faster than the fp32 plan.
+// calibration inputs and when measured faster than the fp32 plan (the graph stage's with kGraph).
 enum class Precision { kFp32, kAuto };
 
 // The error of the worst output against f32: ||y - y_f32|| / ||y_f32||, max |y - y_f32| /

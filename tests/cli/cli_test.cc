@@ -404,6 +404,18 @@ TEST_F(CliTest, GraphSearchEndsWithAnInterleavedMeasurementAndAPlanThatRuns) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
 }
 
+// `run --precision auto` places the model as `partition --cost measured --precision auto` does,
+// says what the precision stage decided, and --check holds it to the requested tolerance.
+TEST_F(CliTest, RunWithPrecisionAutoPlacesByTheSearch) {
+  if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
+  const std::string model = std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir";
+  const CliResult result = Run({"run", model, "--backends", "onednn,native", "--precision", "auto", "--tolerance",
+                                "0.05", "--db", directory_.PathOf("costs.sqlite"), "--threads", "1", "--check"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("precision auto: tolerance 0.05 rel-l2 against the all-f32 plan", 0), 0u) << result.out;
+  EXPECT_NE(result.out.find("output: Tensor[(1, 2, 2, 2), f32]"), std::string::npos) << result.out;
+}
+
 TEST_F(CliTest, BenchWithTheGraphStageMeasuresEveryVariantAndWritesTheContractJson) {
   if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
   const std::string model = std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir";
@@ -470,7 +482,12 @@ TEST_F(CliTest, BadPrecisionOptionsAreUsageErrors) {
   ExpectUsageError(Run({"bench", model, "--tolerance", "0.1"}), "--tolerance applies to --precision auto");
   ExpectUsageError(Run({"bench", model, "--precision", "auto", "--calibration", "a.npz,"}), "--calibration");
   ExpectUsageError(Run({"run", model, "--tolerance", "0.1"}),
-                   "--tolerance and --metric apply to --check of a reduced-precision plan (--plan)");
+                   "--tolerance and --metric apply to --precision auto and to --check of a reduced-precision plan "
+                   "(--plan)");
+  ExpectUsageError(Run({"run", model, "--precision", "auto", "--plan", "p.plan"}),
+                   "--precision and --plan exclude each other: the plan fixes each partition's precision");
+  ExpectUsageError(Run({"run", model, "--calibration", "a.npz"}), "--calibration and --db apply to --precision auto");
+  ExpectUsageError(Run({"run", model, "--precision", "half"}), "--precision expects fp32 or auto, got 'half'");
 }
 
 // A cost database with two onednn entries (one invalid) and one xnnpack entry.

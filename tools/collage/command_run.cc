@@ -1,7 +1,8 @@
 // `collage run MODEL ...`: runs @main on seeded random inputs or the arrays of an .npz file
 // through the executor (once, or --repeat times after a warm-up run), placed greedily on the
-// listed backends (the universal fallback runs the rest) or as the plan of `collage partition
-// -o` says (--plan); prints each output's type and a summary, optionally the per-partition
+// listed backends (the universal fallback runs the rest), as the plan of `collage partition
+// -o` says (--plan), or with --precision auto as `collage partition --cost measured --precision
+// auto` would place it; prints each output's type and a summary, optionally the per-partition
 // profile, writes the outputs and checks them against the reference interpreter.
 #include <algorithm>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "collage/npz.h"
 #include "commands.h"
 #include "output_paths.h"
+#include "partition_request_arguments.h"
 #include "precision_arguments.h"
 #include "shape_option.h"
 #include "tensor_summary.h"
@@ -40,10 +42,19 @@ CommandSpec RunCommandSpec() {
               {{"--repeat"}, "N",
                "after a warm-up run, run N times (the profile's medians are over those runs; default: one run, "
                "no warm-up)"},
+              {{"--precision"}, "fp32|auto",
+               "fp32 (default) or auto: instead of placing greedily, place the model by the op-level search on "
+               "measured costs, which may choose reduced-precision partitions within --tolerance on the calibration "
+               "inputs (as `collage partition --cost measured --precision auto`)"},
+              {{"--calibration"}, "A.npz[,B.npz...]",
+               "--precision auto: calibration inputs, one argument set per file (default: 8 seeded random sets)"},
+              {{"--db"}, "PATH", "--precision auto: the measured-cost database (default: ~/.cache/collage/costs.sqlite)"},
               {{"--tolerance"}, "T",
-               "--check of a reduced-precision plan: the largest error accepted (default: the plan's tolerance)"},
+               "--precision auto: the largest error accepted (default: 0.01); --check of a reduced-precision plan: "
+               "the largest error accepted (default: the plan's tolerance)"},
               {{"--metric"}, "rel-l2|max-rel|top1",
-               "--check of a reduced-precision plan: the error measure (default: the plan's metric)"},
+               "--precision auto: the error measure (default: rel-l2); --check of a reduced-precision plan: the error "
+               "measure (default: the plan's metric)"},
           }};
 }
 
@@ -56,10 +67,30 @@ int RunRunCommand(const ParsedArguments& arguments) {
       ParseBackendList(arguments.Value("--backends").value_or("reference"), "run");
   const int threads = static_cast<int>(ThreadsArgument(arguments));
   const uint64_t seed = arguments.UnsignedValue("--seed", 0);
-  RefuseOutputsOverInputs({{"--outputs", arguments.Value("--outputs").value_or("")}},
-                          {{"MODEL", arguments.positional},
-                           {"--inputs", arguments.Value("--inputs").value_or("")},
-                           {"--plan", plan_path.value_or("")}});
+  api::CompileOptions placement;
+  ReadPrecisionOptions(arguments, "run", placement);
+  const bool place_by_precision = placement.precision == api::Precision::kAuto;
+  if (place_by_precision && plan_path) {
+    throw UsageError("--precision and --plan exclude each other: the plan fixes each partition's precision", "run");
+  }
+  if (!place_by_precision && (arguments.Has("--calibration") || arguments.Has("--db"))) {
+    throw UsageError("--calibration and --db apply to --precision auto", "run");
+  }
+  if (place_by_precision) {
+    placement.backends = backends;
+    placement.threads = threads;
+    placement.seed = seed;
+    placement.cost = api::CostModel::kMeasured;
+    placement.database_path = arguments.Value("--db").value_or("");
+    CheckForCommand("run", [&] { api::CheckCompileOptions(placement); });
+  }
+  std::vector<NamedPath> read_paths = {{"MODEL", arguments.positional},
+                                       {"--inputs", arguments.Value("--inputs").value_or("")},
+                                       {"--plan", plan_path.value_or("")}};
+  if (place_by_precision) {
+    for (const NamedPath& path : CompileInputs(arguments.positional, placement)) read_paths.push_back(path);
+  }
+  RefuseOutputsOverInputs({{"--outputs", arguments.Value("--outputs").value_or("")}}, read_paths);
 
   const std::optional<std::string> inputs_path = arguments.Value("--inputs");
   std::vector<api::NamedTensor> arrays = inputs_path ? api::ReadNpz(*inputs_path) : std::vector<api::NamedTensor>{};
@@ -69,13 +100,20 @@ int RunRunCommand(const ParsedArguments& arguments) {
   std::erase_if(arrays, [&](const api::NamedTensor& array) {
     return std::find(model.bound_inputs().begin(), model.bound_inputs().end(), array.name) != model.bound_inputs().end();
   });
-  api::CompiledModel compiled =
-      plan_path ? api::LoadPlan(model, *plan_path, threads) : api::PlaceGreedily(model, backends, threads);
+  api::CompiledModel compiled = plan_path            ? api::LoadPlan(model, *plan_path, threads)
+                                : place_by_precision ? api::Place(model, placement)
+                                                     : api::PlaceGreedily(model, backends, threads);
+  if (place_by_precision) {
+    const std::optional<api::SearchSummary> search = compiled.search();
+    if (search && search->precision) std::cout << search->precision->summary;
+  }
   const std::vector<api::Tensor> inputs =
       inputs_path ? compiled.InputsFromArrays(arrays, *inputs_path) : compiled.RandomInputs(seed);
 
-  if ((arguments.Has("--tolerance") || arguments.Has("--metric")) && !compiled.reduced_precision()) {
-    throw UsageError("--tolerance and --metric apply to --check of a reduced-precision plan (--plan)", "run");
+  if ((arguments.Has("--tolerance") || arguments.Has("--metric")) && !compiled.reduced_precision() &&
+      !place_by_precision) {
+    throw UsageError("--tolerance and --metric apply to --precision auto and to --check of a reduced-precision plan "
+                     "(--plan)", "run");
   }
   api::ReferenceCheckOptions check_options;
   if (compiled.reduced_precision()) {
