@@ -1,5 +1,6 @@
 #include "tuning/interleaved_benchmark.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -10,6 +11,21 @@
 #include "support/error.h"
 
 namespace collage {
+
+std::vector<size_t> InterleavedOrder(size_t variants, size_t round) {
+  // The first row 0, 1, n-1, 2, n-2, ...; row r adds r to each (mod n). For odd n, rows n..2n-1
+  // are rows 0..n-1 reversed.
+  std::vector<size_t> order(variants);
+  if (variants == 0) return order;
+  const size_t rows = variants % 2 == 0 ? variants : 2 * variants;
+  const size_t row = round % rows;
+  for (size_t j = 0; j < variants; ++j) {
+    const size_t first_row = j % 2 == 1 ? (j + 1) / 2 : (variants - j / 2) % variants;
+    order[j] = (first_row + row) % variants;
+  }
+  if (row >= variants) std::reverse(order.begin(), order.end());
+  return order;
+}
 
 std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVariant>& variants,
                                                  const BackendRegistry& registry, const BenchmarkOptions& options) {
@@ -54,8 +70,8 @@ std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVari
     }
   }
   for (int round = 0; round < options.rounds; ++round) {
-    for (size_t step = 0; step < timed.size(); ++step) {
-      const size_t v = timed[(step + static_cast<size_t>(round)) % timed.size()];
+    for (size_t position : InterleavedOrder(timed.size(), static_cast<size_t>(round))) {
+      const size_t v = timed[position];
       const auto start = std::chrono::steady_clock::now();
       executors[v]->Run(arguments);
       latencies[v].samples.push_back(

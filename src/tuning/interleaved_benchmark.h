@@ -1,7 +1,10 @@
 // End-to-end latency of several placements of one model, measured in one process (DESIGN
 // §12 `collage bench`): each variant is compiled once, warmed up, then timed in rounds that
-// run every variant once, in an order rotated from round to round, so that drifting machine
-// load spreads over all variants alike. Every variant runs on the same seeded inputs with
+// run every variant once, in an order that changes from round to round (InterleavedOrder), so
+// that drifting machine load spreads over all variants alike and no variant always runs right
+// after the same other one (whose caches and threads it would inherit: a plan timed after a
+// 170 ms single-backend run measured 5 % slower than the same plan timed after a 5 ms one,
+// round after round, when the order was merely rotated). Every variant runs on the same seeded inputs with
 // the same thread count. Variants with equal modules (structurally, constants by value, once
 // the Composite calls of partitions whose backend reads them as labels only are inlined) are
 // one placement: it is compiled and timed once, and each of them reports its samples.
@@ -37,6 +40,11 @@ struct VariantLatency {
   std::vector<double> samples;  // milliseconds, one per round
   std::string same_as;          // the earlier variant with an equal module, whose samples these are; or ""
 };
+
+// The order in which round `round` runs `variants` variants (indices 0..variants-1): the rows of
+// a Williams design, in turn, so that within every `variants` rounds (2 x `variants` when odd)
+// each variant runs right after each other one equally often.
+std::vector<size_t> InterleavedOrder(size_t variants, size_t round);
 
 // Throws Error naming the variant when one cannot be compiled or run.
 std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVariant>& variants,

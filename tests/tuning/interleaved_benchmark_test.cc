@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "parser/parser.h"
 #include "runtime/greedy_placement.h"
 #include "testing/subset_backend.h"
@@ -32,6 +34,36 @@ def @main(%x: Tensor[(8, 8), f32]) {
 }
 )");
 };
+
+// Over a full cycle of rounds each variant runs right after every other one equally often, and
+// every round runs each variant once.
+TEST(InterleavedOrderTest, EveryVariantFollowsEveryOtherEquallyOften) {
+  for (size_t variants = 1; variants <= 9; ++variants) {
+    const size_t cycle = variants % 2 == 0 ? variants : 2 * variants;
+    std::vector<std::vector<int>> follows(variants, std::vector<int>(variants, 0));
+    for (size_t round = 0; round < cycle; ++round) {
+      std::vector<size_t> order = InterleavedOrder(variants, round);
+      for (size_t j = 1; j < order.size(); ++j) ++follows[order[j - 1]][order[j]];
+      std::sort(order.begin(), order.end());
+      for (size_t v = 0; v < variants; ++v) ASSERT_EQ(order[v], v) << variants << " variants, round " << round;
+    }
+    for (size_t before = 0; before < variants; ++before) {
+      for (size_t after = 0; after < variants; ++after) {
+        if (before == after) continue;
+        EXPECT_EQ(follows[before][after], variants % 2 == 0 ? 1 : 2)
+            << variants << " variants: " << after << " after " << before;
+      }
+    }
+  }
+  // Negative control: the merely rotated order (round r starts at r) always runs 1 after 0.
+  int one_after_zero = 0;
+  for (size_t round = 0; round < 4; ++round) {
+    std::vector<size_t> rotated(4);
+    for (size_t j = 0; j < 4; ++j) rotated[j] = (j + round) % 4;
+    for (size_t j = 1; j < 4; ++j) one_after_zero += rotated[j - 1] == 0 && rotated[j] == 1;
+  }
+  EXPECT_EQ(one_after_zero, 3);
+}
 
 TEST_F(InterleavedBenchmarkTest, EveryVariantGetsOneSamplePerRound) {
   BenchmarkOptions options;
