@@ -1,5 +1,6 @@
 #include "collage/partitioner.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "collage/coalesce_partitions.h"
@@ -37,7 +38,12 @@ PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacemen
                                  std::vector<CandidatePartition> chosen, CostEstimator& estimator,
                                  const PartitionOptions& options, NameSupply& names) {
   PartitionResult result;
-  result.total = placement.search.total;
+  const bool searched = std::equal(chosen.begin(), chosen.end(), placement.search.chosen.begin(),
+                                   placement.search.chosen.end(), [](const auto& lhs, const auto& rhs) {
+                                     return lhs.sub_graph().Hash() == rhs.sub_graph().Hash() &&
+                                            lhs.spec_name() == rhs.spec_name();
+                                   });
+  result.total = searched ? placement.search.total : PlacementCost(placement.graph, chosen, estimator, options.search);
   result.stats = placement.search.stats;
   result.chosen = std::move(chosen);
   result.function = OutlinePartitions(function, placement.graph, result.chosen, names, &result.symbols);

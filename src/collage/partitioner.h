@@ -41,7 +41,7 @@ struct PartitionResult {
   Function function;
   std::vector<CandidatePartition> chosen;  // after coalescing
   std::vector<std::string> symbols;        // per chosen candidate: its global_symbol, "" for host
-  Cost total = Cost::Zero();
+  Cost total = Cost::Zero();               // of `chosen`, with the search's penalties (PlacementCost)
   SearchStats stats;
   // The search's placement explained (before coalescing); set when options.explain.
   std::optional<Explanation> explanation;

@@ -421,6 +421,18 @@ std::string SearchStats::ToString() const {
   return text.str();
 }
 
+Cost PlacementCost(const DataflowGraph& graph, const std::vector<CandidatePartition>& chosen, CostEstimator& estimator,
+                   const SearchOptions& options) {
+  std::vector<std::string> spec_names;
+  for (const CandidatePartition& candidate : chosen) {
+    if (std::find(spec_names.begin(), spec_names.end(), candidate.spec_name()) == spec_names.end()) {
+      spec_names.push_back(candidate.spec_name());
+    }
+  }
+  // With only the placement's own candidates, the one cover there is is the placement.
+  return SearchOptimalPlacement(graph, chosen, estimator, spec_names, options).total;
+}
+
 SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates,
                                     CostEstimator& estimator, const std::vector<std::string>& spec_names,
                                     const SearchOptions& options) {

@@ -96,6 +96,13 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
                                     CostEstimator& estimator, const std::vector<std::string>& spec_names,
                                     const SearchOptions& options = {});
 
+// The total SearchOptimalPlacement gives the placement `chosen` (disjoint candidates covering
+// every node but the parameters), with the same options: its candidates' costs plus the
+// penalties for handing values between them. E.g. a placement after coalescing, whose merged
+// partitions the search never priced.
+Cost PlacementCost(const DataflowGraph& graph, const std::vector<CandidatePartition>& chosen, CostEstimator& estimator,
+                   const SearchOptions& options = {});
+
 // The cheapest ways to cover one region of a graph exactly, with candidates inside it (no
 // transition penalty): the same Dijkstra with every node outside the region covered from
 // the start. Built once over a candidate list, queried per region.

@@ -298,6 +298,38 @@ TEST(SearchTest, DijkstraWithHandOverPenaltiesMatchesExhaustiveEnumeration) {
   EXPECT_GT(changed_plans, 10u);  // the hand-overs do cost some optimal plans more
 }
 
+// PlacementCost prices any cover as the search prices its paths: every cover of small random
+// DAGs costs its candidates plus PenaltiesOfCover (the penalties by their definition), and the
+// search's own choice costs its total.
+TEST(SearchTest, PlacementCostIsTheCostOfACoverWithItsPenalties) {
+  const std::vector<PartitionSpec> specs = MockSpecs();
+  const SearchOptions options = WithHandOverPenalty(ValueDependentPenalty());
+  MockCostEstimator estimator(HashedCost);
+  size_t covers = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 1 + static_cast<int>(seed % 6)));
+    const std::vector<CandidatePartition> candidates = AllCandidates(graph, specs);
+    const SearchResult result = SearchOptimalPlacement(graph, candidates, estimator, {}, options);
+    EXPECT_NEAR(PlacementCost(graph, result.chosen, estimator, options).seconds(), result.total.seconds(),
+                1e-9 * result.total.seconds())
+        << "seed " << seed;
+    BestCover(graph, candidates, [&](const std::vector<size_t>& chosen) {
+      std::vector<CandidatePartition> cover;
+      double expected = PenaltiesOfCover(graph, candidates, chosen, options);
+      for (size_t c : chosen) {
+        cover.push_back(candidates[c]);
+        expected += HashedCost(graph, candidates[c]).seconds();
+      }
+      EXPECT_NEAR(PlacementCost(graph, cover, estimator, options).seconds(), expected, 1e-9 * expected)
+          << "seed " << seed;
+      ++covers;
+      return 0.0;
+    });
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(covers, 200u);
+}
+
 // relu(x) + tanh(x) * exp(x): the add's partition takes values from two partitions of one other
 // spec and pays one hand-over; a partition of the model's parameters pays none.
 TEST(SearchTest, HandOverIsChargedOncePerPartitionAndProducingSpec) {
