@@ -1,0 +1,56 @@
+// The explicit words of an IndexSet's window: up to kInlineWords of them are stored in the
+// object itself, more on the heap. Candidate sub-graphs span one or two words, so the
+// partitioner's millions of sets (five per sub-graph) mostly allocate nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace collage {
+
+class WindowWords {
+ public:
+  static constexpr size_t kInlineWords = 2;
+
+  WindowWords() = default;
+  // `count` zero words.
+  explicit WindowWords(size_t count);
+  explicit WindowWords(const std::vector<uint64_t>& words);
+  WindowWords(const WindowWords& other);
+  WindowWords(WindowWords&& other) noexcept;
+  WindowWords& operator=(const WindowWords& other);
+  WindowWords& operator=(WindowWords&& other) noexcept;
+  ~WindowWords() { Release(); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const uint64_t* begin() const { return data(); }
+  const uint64_t* end() const { return data() + size_; }
+  uint64_t operator[](size_t i) const { return data()[i]; }
+  uint64_t& operator[](size_t i) { return data()[i]; }
+  // The heap words held (0 while inline).
+  size_t capacity() const { return OnHeap() ? capacity_ : 0; }
+  std::vector<uint64_t> ToVector() const { return std::vector<uint64_t>(begin(), end()); }
+
+  // Keeps words [front, back) only.
+  void Trim(size_t front, size_t back);
+
+  bool operator==(const WindowWords& other) const;
+
+ private:
+  bool OnHeap() const { return capacity_ > kInlineWords; }
+  const uint64_t* data() const { return OnHeap() ? heap_ : inline_; }
+  uint64_t* data() { return OnHeap() ? heap_ : inline_; }
+  void Release();
+  void CopyFrom(const uint64_t* words, size_t count);
+
+  union {
+    uint64_t inline_[kInlineWords];
+    uint64_t* heap_;
+  };
+  uint32_t size_ = 0;
+  uint32_t capacity_ = kInlineWords;
+};
+
+}  // namespace collage
