@@ -5,40 +5,15 @@
 
 namespace collage {
 
-WindowWords::WindowWords(size_t count) : inline_{0, 0} {
-  CopyFrom(nullptr, count);
-}
+WindowWords::WindowWords(size_t count) : inline_{0, 0} { CopyFrom(nullptr, count); }
 
 WindowWords::WindowWords(const std::vector<uint64_t>& words) : inline_{0, 0} { CopyFrom(words.data(), words.size()); }
 
 WindowWords::WindowWords(const WindowWords& other) : inline_{0, 0} { CopyFrom(other.data(), other.size_); }
 
-WindowWords::WindowWords(WindowWords&& other) noexcept : inline_{0, 0} { *this = std::move(other); }
-
 WindowWords& WindowWords::operator=(const WindowWords& other) {
   if (this != &other) CopyFrom(other.data(), other.size_);
   return *this;
-}
-
-WindowWords& WindowWords::operator=(WindowWords&& other) noexcept {
-  if (this == &other) return *this;
-  Release();
-  if (other.OnHeap()) {
-    heap_ = other.heap_;
-    capacity_ = other.capacity_;
-    other.capacity_ = kInlineWords;
-  } else {
-    std::copy(other.inline_, other.inline_ + kInlineWords, inline_);
-  }
-  size_ = other.size_;
-  other.size_ = 0;
-  return *this;
-}
-
-void WindowWords::Release() {
-  if (OnHeap()) delete[] heap_;
-  capacity_ = kInlineWords;
-  size_ = 0;
 }
 
 // Replaces the words with `count` words copied from `words` (zeros when null).

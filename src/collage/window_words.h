@@ -5,22 +5,37 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace collage {
 
 class WindowWords {
  public:
-  static constexpr size_t kInlineWords = 2;
+  static constexpr size_t kInlineWords = 2;  // the move assignment copies exactly two
 
   WindowWords() = default;
   // `count` zero words.
   explicit WindowWords(size_t count);
   explicit WindowWords(const std::vector<uint64_t>& words);
   WindowWords(const WindowWords& other);
-  WindowWords(WindowWords&& other) noexcept;
+  WindowWords(WindowWords&& other) noexcept : inline_{0, 0} { *this = std::move(other); }
   WindowWords& operator=(const WindowWords& other);
-  WindowWords& operator=(WindowWords&& other) noexcept;
+  WindowWords& operator=(WindowWords&& other) noexcept {
+    if (this == &other) return *this;
+    Release();
+    if (other.OnHeap()) {
+      heap_ = other.heap_;
+      capacity_ = other.capacity_;
+      other.capacity_ = kInlineWords;
+    } else {
+      inline_[0] = other.inline_[0];
+      inline_[1] = other.inline_[1];
+    }
+    size_ = other.size_;
+    other.size_ = 0;
+    return *this;
+  }
   ~WindowWords() { Release(); }
 
   size_t size() const { return size_; }
@@ -42,7 +57,11 @@ class WindowWords {
   bool OnHeap() const { return capacity_ > kInlineWords; }
   const uint64_t* data() const { return OnHeap() ? heap_ : inline_; }
   uint64_t* data() { return OnHeap() ? heap_ : inline_; }
-  void Release();
+  void Release() {
+    if (OnHeap()) delete[] heap_;
+    capacity_ = kInlineWords;
+    size_ = 0;
+  }
   void CopyFrom(const uint64_t* words, size_t count);
 
   union {
