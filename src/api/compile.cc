@@ -9,6 +9,7 @@
 #include "pipeline/plan_file.h"
 #include "pipeline/request_checks.h"
 #include "runtime/greedy_placement.h"
+#include "runtime/tensor_memory_check.h"
 
 namespace collage::api {
 namespace {
@@ -42,6 +43,7 @@ Module Optimized(const Model& model) {
 
 Executor& CompiledModel::State::executor() {
   if (executor_ == nullptr) {
+    Translating<ModelError>([&] { CheckTensorsFitInMemory(loaded.main(), plan.model_path); });
     executor_ = Translating<BackendError>([&] {
       const BackendRegistry& registry = BackendRegistry::Global();
       ExecutorOptions options;

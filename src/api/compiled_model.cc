@@ -17,6 +17,7 @@
 #include "pipeline/text_file.h"
 #include "runtime/compare.h"
 #include "runtime/profiler.h"
+#include "runtime/tensor_memory_check.h"
 #include "support/partition_layouts.h"
 
 namespace collage::api {
@@ -158,6 +159,7 @@ std::string Placement::ToString() const {
 }
 
 std::vector<Tensor> CompiledModel::RandomInputs(uint64_t seed) const {
+  Translating<ModelError>([&] { CheckTensorsFitInMemory(state_->loaded.main(), state_->plan.model_path); });
   std::vector<Tensor> inputs;
   for (const Value& argument : RandomArguments(state_->plan.module.main(), seed)) {
     inputs.push_back(FromLibraryTensor(argument.tensor()));

@@ -100,9 +100,7 @@ Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph&
 Cost AnalyticCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) {
   auto it = backends_.find(candidate.backend());
   if (it == backends_.end()) return Cost::Invalid();
-  const Function function = candidate.sub_graph().Extract(graph);
-  const Cost cost =
-      cache_.Lookup(function, candidate.backend(), [&] { return Roofline(graph, candidate.sub_graph(), it->second); });
+  const Cost cost = Roofline(graph, candidate.sub_graph(), it->second);
   return cost.IsKnown() ? cost + Cost::Seconds(BoundaryConversionSeconds(graph, candidate, it->second)) : cost;
 }
 

@@ -3,8 +3,8 @@
 //   CostEstimator          the interface the search asks;
 //   MockCostEstimator      costs from a user function (unit tests);
 //   AnalyticCostEstimator  a per-backend roofline on FLOPs and bytes moved, deterministic,
-//                          with a cache keyed by the candidate function's structural hash
-//                          and the backend.
+//                          computed from the candidate's nodes (no function is built: it
+//                          costs less than a cache lookup would).
 #pragma once
 
 #include <functional>
@@ -67,7 +67,6 @@ class AnalyticCostEstimator final : public CostEstimator {
   explicit AnalyticCostEstimator(std::map<std::string, BackendPerformance> backends)
       : backends_(std::move(backends)) {}
   Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) override;
-  const CostCache& cache() const { return cache_; }
 
   // The FLOPs of one type-checked op call (2 per multiply-add for dense, batch_matmul and
   // conv2d; otherwise the larger of the input and output element counts).
@@ -82,7 +81,6 @@ class AnalyticCostEstimator final : public CostEstimator {
   Cost Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const BackendPerformance& performance) const;
 
   std::map<std::string, BackendPerformance> backends_;
-  CostCache cache_;
 };
 
 }  // namespace collage

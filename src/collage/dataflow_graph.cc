@@ -22,6 +22,11 @@ std::optional<size_t> CommonDominator(const std::vector<DataflowNode>& nodes, co
 
 }  // namespace
 
+PatternMatcher& DataflowGraph::matcher() const {
+  if (matcher_ == nullptr) matcher_ = std::make_shared<PatternMatcher>(body_);
+  return *matcher_;
+}
+
 DataflowGraph DataflowGraph::Create(const Expr& body) {
   DataflowGraph graph;
   graph.body_ = body;

@@ -6,6 +6,7 @@
 // which phase 4 hands to OutlineGroups.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "ir/expr.h"
 #include "ir/op_registry.h"
 #include "pass/fuse_ops/indexed_forward_graph.h"
+#include "pattern/pattern_matcher.h"
 
 namespace collage {
 
@@ -40,11 +42,15 @@ class DataflowGraph {
   bool Contains(const ExprNode* expr) const;
   const Expr& body() const { return body_; }
   const IndexedForwardGraph& forward_graph() const { return forward_graph_; }
+  // A pattern matcher over the body, made on first use and shared by every pattern rule (and
+  // every copy of the graph), so the body is walked once and the match memo is shared.
+  PatternMatcher& matcher() const;
 
  private:
   Expr body_;
   IndexedForwardGraph forward_graph_;
   std::vector<DataflowNode> nodes_;
+  mutable std::shared_ptr<PatternMatcher> matcher_;
 };
 
 }  // namespace collage

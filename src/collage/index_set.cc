@@ -20,18 +20,18 @@ IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(s
     throw Error("IndexSet: index " + std::to_string(*highest) + " is out of range for size " + std::to_string(size));
   }
   const size_t begin = *lowest / 64;
-  std::vector<uint64_t> words(*highest / 64 + 1 - begin, 0);
+  WindowWords words(*highest / 64 + 1 - begin);
   for (size_t index : indices) words[index / 64 - begin] |= uint64_t{1} << (index % 64);
   *this = FromWords(size, 0, begin, std::move(words));
 }
 
 IndexSet IndexSet::Full(size_t size) {
-  std::vector<uint64_t> words;
-  if (size % 64 != 0) words.push_back((uint64_t{1} << (size % 64)) - 1);
+  WindowWords words(size % 64 != 0 ? 1 : 0);
+  if (size % 64 != 0) words[0] = (uint64_t{1} << (size % 64)) - 1;
   return FromWords(size, size / 64, size / 64, std::move(words));
 }
 
-IndexSet IndexSet::FromWords(size_t size, size_t full_words, size_t begin, std::vector<uint64_t> words) {
+IndexSet IndexSet::FromWords(size_t size, size_t full_words, size_t begin, WindowWords words) {
   IndexSet set(size);
   set.full_words_ = full_words;
   set.first_word_ = begin;
@@ -50,8 +50,7 @@ void IndexSet::Normalize() {
   size_t back = words_.size();
   while (back > front && words_[back - 1] == 0) --back;
   if (front > 0 || back < words_.size()) {
-    words_.erase(words_.begin() + static_cast<std::ptrdiff_t>(back), words_.end());
-    words_.erase(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(front));
+    words_.Trim(front, back);
     first_word_ += front;
   }
   if (words_.empty()) first_word_ = full_words_;
@@ -60,31 +59,45 @@ void IndexSet::Normalize() {
 void IndexSet::Add(size_t index) {
   if (Contains(index)) return;
   const size_t w = index / 64;
-  if (words_.empty()) {
+  const uint64_t bit = uint64_t{1} << (index % 64);
+  if (words_.empty() || (w >= first_word_ && w < first_word_ + words_.size())) {
+    if (words_.empty()) {
+      words_ = WindowWords(1);
+      first_word_ = w;
+    }
+    words_[w - first_word_] |= bit;
+    Normalize();
+    return;
+  }
+  std::vector<uint64_t> words = words_.ToVector();
+  if (words.empty()) {
     first_word_ = w;
   } else if (w < first_word_) {
-    words_.insert(words_.begin(), first_word_ - w, 0);
+    words.insert(words.begin(), first_word_ - w, 0);
     first_word_ = w;
-  } else if (w >= first_word_ + words_.size()) {
-    words_.resize(w - first_word_ + 1, 0);
+  } else if (w >= first_word_ + words.size()) {
+    words.resize(w - first_word_ + 1, 0);
   }
-  if (words_.empty()) words_.push_back(0);
-  words_[w - first_word_] |= uint64_t{1} << (index % 64);
+  if (words.empty()) words.push_back(0);
+  words[w - first_word_] |= uint64_t{1} << (index % 64);
+  words_ = WindowWords(words);
   Normalize();
 }
 
 void IndexSet::Remove(size_t index) {
   if (!Contains(index)) return;
   const size_t w = index / 64;
+  std::vector<uint64_t> words = words_.ToVector();
   if (w < full_words_) {
     // Make the words from w on explicit: [w, full) all set, [full, first) zero.
     std::vector<uint64_t> prefix(first_word_ - w, 0);
     std::fill(prefix.begin(), prefix.begin() + static_cast<std::ptrdiff_t>(full_words_ - w), kAllSet);
-    words_.insert(words_.begin(), prefix.begin(), prefix.end());
+    words.insert(words.begin(), prefix.begin(), prefix.end());
     full_words_ = w;
     first_word_ = w;
   }
-  words_[w - first_word_] &= ~(uint64_t{1} << (index % 64));
+  words[w - first_word_] &= ~(uint64_t{1} << (index % 64));
+  words_ = WindowWords(words);
   Normalize();
 }
 
@@ -100,9 +113,8 @@ IndexSet IndexSet::operator|(const IndexSet& other) const {
   const size_t full = std::max(full_words_, other.full_words_);
   const size_t begin = std::max(full, std::min(WindowBegin(), other.WindowBegin()));
   const size_t end = std::max(EndWord(), other.EndWord());
-  std::vector<uint64_t> words;
+  WindowWords words(end > begin ? end - begin : 0);
   if (end > begin) {
-    words.resize(end - begin);
     for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) | other.Word(w);
   }
   return FromWords(size_, full, end > begin ? begin : full, std::move(words));
@@ -115,9 +127,8 @@ IndexSet IndexSet::operator&(const IndexSet& other) const {
   const size_t full = std::min(full_words_, other.full_words_);
   const size_t begin = std::max({full, BeginWord(), other.BeginWord()});
   const size_t end = std::min(EndWord(), other.EndWord());
-  std::vector<uint64_t> words;
+  WindowWords words(end > begin ? end - begin : 0);
   if (end > begin) {
-    words.resize(end - begin);
     for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) & other.Word(w);
   }
   return FromWords(size_, full, end > begin ? begin : full, std::move(words));
@@ -129,9 +140,8 @@ IndexSet IndexSet::operator-(const IndexSet& other) const {
   const size_t full = other.IsEmpty() ? full_words_ : std::min(full_words_, other.BeginWord());
   const size_t begin = std::max(full, BeginWord());
   const size_t end = EndWord();
-  std::vector<uint64_t> words;
+  WindowWords words(end > begin ? end - begin : 0);
   if (end > begin) {
-    words.resize(end - begin);
     for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) & ~other.Word(w);
   }
   return FromWords(size_, full, end > begin ? begin : full, std::move(words));

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "collage/window_words.h"
+
 namespace collage {
 
 class IndexSet {
@@ -75,14 +77,14 @@ class IndexSet {
   // Where the explicit words start; past every word when there are none.
   size_t WindowBegin() const { return words_.empty() ? static_cast<size_t>(-1) : first_word_; }
   // A set with `full_words` full words and the words [begin, begin + words.size()) as given.
-  static IndexSet FromWords(size_t size, size_t full_words, size_t begin, std::vector<uint64_t> words);
+  static IndexSet FromWords(size_t size, size_t full_words, size_t begin, WindowWords words);
   // Restores the invariant.
   void Normalize();
 
   size_t size_ = 0;
   size_t full_words_ = 0;  // words [0, full_words_) have every bit set
   size_t first_word_ = 0;  // the position of words_[0]; >= full_words_
-  std::vector<uint64_t> words_;
+  WindowWords words_;
 };
 
 struct IndexSetHash {

@@ -262,17 +262,22 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
                                                                     const PartitionSpec& spec) const {
   CandidateSet set;
   std::vector<std::vector<size_t>> containing(graph.size());  // candidates with the node inside
+  size_t most_containing = 0;  // the largest containing[node].size()
   auto add = [&](CandidatePartition candidate) {
     const size_t index = set.candidates().size();
     const std::vector<size_t> inside = candidate.sub_graph().inside().ToVector();
     if (!set.Add(std::move(candidate))) return;
-    for (size_t node : inside) containing[node].push_back(index);
+    for (size_t node : inside) {
+      containing[node].push_back(index);
+      most_containing = std::max(most_containing, containing[node].size());
+    }
   };
   for (CandidatePartition& candidate : sub_rule_->AllCandidates(graph, spec)) add(std::move(candidate));
 
   // The inside sets of invalid unions, not to re-check (validity depends on the inside set only).
   std::unordered_set<IndexSet, IndexSetHash> invalid_insides;
   auto crowded = [&](const SubGraph& sub_graph) {
+    if (most_containing < kMaxCandidatesPerNode) return false;
     for (std::optional<size_t> node = sub_graph.inside().FirstInside(); node;
          node = sub_graph.inside().FirstInside(*node + 1)) {
       if (containing[*node].size() >= kMaxCandidatesPerNode) return true;

@@ -168,10 +168,12 @@ class DefinitionPrinter {
     if (it != var_names_.end()) return it->second;
     const std::string base = var.name_hint.empty() ? "v" : var.name_hint;
     std::string name = base;
-    // All-digit names are reserved for bindings.
-    for (int suffix = 1; IsAllDigits(name) || !used_names_.insert(name).second; ++suffix) {
-      name = base + "_" + std::to_string(suffix);
-    }
+    // All-digit names are reserved for bindings. Names are never released, so the smallest
+    // free suffix of a base only grows: the search resumes where the last one for it ended
+    // (thousands of partition functions all have a parameter p0).
+    int& suffix = next_suffix_[base];
+    if (suffix > 0) name = base + "_" + std::to_string(suffix);
+    for (; IsAllDigits(name) || !used_names_.insert(name).second; name = base + "_" + std::to_string(suffix)) ++suffix;
     return var_names_.emplace(&var, std::move(name)).first->second;
   }
 
@@ -256,6 +258,7 @@ class DefinitionPrinter {
   std::string out_;
   int64_t next_binding_ = 0;
   std::unordered_set<std::string> used_names_;
+  std::unordered_map<std::string, int> next_suffix_;  // per name base: where the search for a free suffix resumes
   std::unordered_map<const VarNode*, std::string> var_names_;
   // Per open function scope: node -> binding number. Functions are closed, so a reference
   // resolves in the innermost scope only.

@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
-
-#include <unistd.h>
 
 #include "backend/backend.h"
 #include "backend/zero_size_guard.h"
@@ -16,6 +15,7 @@
 #include "collage/partition_spec.h"
 #include "runtime/device_fingerprint.h"
 #include "runtime/greedy_placement.h"
+#include "support/physical_memory.h"
 #include "tuning/interleaved_benchmark.h"
 #include "tuning/transition_penalty.h"
 
@@ -76,11 +76,9 @@ void AddPartitions(Plan& plan, const PartitionResult& result, const DataflowGrap
 
 // What the graph stage's executable cache may hold: a quarter of the physical memory.
 size_t GraphStageCacheBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_bytes = sysconf(_SC_PAGESIZE);
   constexpr size_t kWithoutSysconf = size_t{1} << 30;
-  if (pages <= 0 || page_bytes <= 0) return kWithoutSysconf;
-  return static_cast<size_t>(pages) * static_cast<size_t>(page_bytes) / 4;
+  const std::optional<size_t> memory = PhysicalMemoryBytes();
+  return memory ? *memory / 4 : kWithoutSysconf;
 }
 
 // How much faster than the choice so far (the op-level plan, then preferred finalists) a

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cli/cli_fixture.h"
 
@@ -20,6 +21,25 @@ TEST_F(CliTest, ATensorTypeOverflowing64BitsIsAnError) {
       WriteModel("zero.cir", "def @main(%x: Tensor[(4294967296, 4294967296), f32]) {\n  nn.relu(%x)\n}\n");
   ExpectError(Run({"run", wrapping_to_zero}), "has more elements than a 64-bit count holds");
   ExpectError(Run({"partition", wrapping_to_zero}), "has more elements than a 64-bit count holds");
+}
+
+// 2^60 elements fit a 64-bit count but no machine's memory: the run is refused before any
+// allocation, naming the file, the value and the limit (it was "out of memory allocating
+// 4611686018427387904 bytes"); placing the model allocates nothing and still works.
+TEST_F(CliTest, ATensorLargerThanTheMemoryIsRefusedBeforeTheRun) {
+  const std::string huge_input = WriteModel(
+      "huge_input.cir", "def @main(%x: Tensor[(1073741824, 1073741824), f32]) {\n  nn.relu(%x)\n}\n");
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"run", huge_input}, std::vector<std::string>{"run", huge_input, "--backends", "native"}}) {
+    ExpectError(Run(command), "huge_input.cir:1:11: variable %x: Tensor[(1073741824, 1073741824), f32] needs "
+                              "4611686018427387904 bytes, more than this machine's memory (");
+  }
+  const std::string huge_intermediate = WriteModel(
+      "huge_intermediate.cir",
+      "def @main(%x: Tensor[(1073741824, 1), f32]) {\n  sum(broadcast_to(%x, shape=[1073741824, 1073741824]))\n}\n");
+  ExpectError(Run({"run", huge_intermediate}), "huge_intermediate.cir:2:7: call to broadcast_to: Tensor[(1073741824, "
+                                               "1073741824), f32] needs 4611686018427387904 bytes");
+  EXPECT_EQ(Run({"partition", huge_input, "--backends", "native", "--cost", "analytic"}).exit_code, 0);
 }
 
 // Bindings can nest tuples without bound; the run time builds tuple values recursively (a

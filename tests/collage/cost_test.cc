@@ -27,7 +27,7 @@ TEST(CostTest, AdditionAndPrinting) {
   EXPECT_EQ(Cost::Unknown().ToString(), "unknown");
 }
 
-TEST(AnalyticCostEstimatorTest, RooflineCacheAndUnknownBackend) {
+TEST(AnalyticCostEstimatorTest, RooflineAndUnknownBackend) {
   Var x = MakeVar("x", testing::F32({4, 8}));
   Var w = MakeVar("w", testing::F32({16, 8}));
   const Function function = MakeFunction({x, w}, CallOp("nn.relu", {CallOp("nn.dense", {x, w})}));
@@ -44,9 +44,8 @@ TEST(AnalyticCostEstimatorTest, RooflineCacheAndUnknownBackend) {
   EXPECT_DOUBLE_EQ(estimator.Estimate(graph, CandidatePartition(fused, "a", "a", "r")).seconds(), 3.112);
   EXPECT_TRUE(estimator.Estimate(graph, CandidatePartition(fused, "b", "b", "r")).IsInvalid());
   EXPECT_TRUE(estimator.Estimate(graph, CandidatePartition(fused, "c", "c", "r")).IsInvalid());
-  EXPECT_EQ(estimator.cache().misses(), 2u);
-  estimator.Estimate(graph, CandidatePartition(fused, "a2", "a", "r"));
-  EXPECT_EQ(estimator.cache().hits(), 1u);
+  // The spec's name plays no part: the backend's table does.
+  EXPECT_DOUBLE_EQ(estimator.Estimate(graph, CandidatePartition(fused, "a2", "a", "r")).seconds(), 3.112);
 }
 
 }  // namespace

@@ -182,8 +182,7 @@ TEST(PartitionerTest, TransformerWithFourSpecsAndAnalyticCosts) {
   std::map<std::string, size_t> per_backend;
   for (const CandidatePartition& chosen : result.chosen) ++per_backend[chosen.backend()];
   std::cout << "transformer: " << result.stats.ToString() << " total_seconds=" << seconds
-            << " estimated_cost=" << result.total.ToString() << " cache_hits=" << estimator.cache().hits()
-            << " cache_misses=" << estimator.cache().misses() << "\n";
+            << " estimated_cost=" << result.total.ToString() << "\n";
   for (const auto& [backend, count] : per_backend) std::cout << "  " << backend << ": " << count << " partitions\n";
   EXPECT_GT(result.stats.candidates, graph.size());
   EXPECT_TRUE(result.total.IsKnown());

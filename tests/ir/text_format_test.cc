@@ -151,6 +151,21 @@ TEST(TextFormatTest, AwkwardParameterNamesBecomeUniqueAndNeverNumeric) {
   EXPECT_EQ(parsed->params[6]->name_hint, "say \"hi\"");
 }
 
+// A name taken by an earlier variable ("p_2" below) is skipped by the suffix search, which
+// resumes where the last one for its base ended.
+TEST(TextFormatTest, ParametersNamedAlikeGetTheSmallestFreeSuffixes) {
+  std::vector<Var> params = {MakeVar("p_2", testing::F32({2}))};
+  for (int i = 0; i < 4; ++i) params.push_back(MakeVar("p", testing::F32({2})));
+  Expr sum = params[0];
+  for (size_t i = 1; i < params.size(); ++i) sum = CallOp("add", {sum, params[i]});
+  const std::string text = PrintFunction(MakeFunction(params, sum));
+  const std::string header = text.substr(0, text.find('\n'));
+  EXPECT_NE(header.find("(%p_2: Tensor[(2), f32], %p: Tensor[(2), f32], %p_1: Tensor[(2), f32], %p_3: "),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find(", %p_4: "), std::string::npos) << header;
+}
+
 TEST(TextFormatTest, NestedFunctionsShareTheBindingNumbering) {
   const auto graphs = testing::ExampleGraphs();
   const auto it = std::find_if(graphs.begin(), graphs.end(),

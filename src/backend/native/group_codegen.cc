@@ -1,5 +1,6 @@
 #include "backend/native/group_codegen.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -24,6 +25,9 @@ struct ValueRef {
 // too short an inner loop to vectorize, fewer longer rows would leave threads without a chunk.
 constexpr int64_t kMinRowColumns = 16;
 constexpr int64_t kMaxRowColumns = 65536;
+// The most element operations of a value's inlined expression that may be recomputed at
+// each of its several readers (see MaterializeSharedValues).
+constexpr int64_t kMaxRecomputedOperations = 8;
 
 const TensorTypeNode& FieldType(const ExprNode& node, int field) {
   const Type& type = node.checked_type();
@@ -40,8 +44,11 @@ class GroupGenerator {
   GroupGenerator(const Function& group, std::string symbol) : group_(group), symbol_(std::move(symbol)) {
     for (const Expr& expr : PostOrder(group->body, false)) {
       id_[expr.get()] = static_cast<int>(id_.size());
-      if (const auto* call = As<CallNode>(expr); call && call->op() && HasAnchorKernel(*call)) {
-        anchors_.push_back(call);
+      if (const auto* call = As<CallNode>(expr); call && call->op()) {
+        if (HasAnchorKernel(*call)) anchors_.push_back(call);
+        const TupleTypeNode* tuple = AsTupleType(call->checked_type());
+        const int fields = tuple != nullptr ? static_cast<int>(tuple->fields.size()) : 1;
+        for (int field = 0; field < fields; ++field) topological_values_.push_back(ValueRef{call, field});
       }
       if (Constant constant = Downcast<ConstantNode>(expr)) constants_.push_back(std::move(constant));
     }
@@ -50,17 +57,27 @@ class GroupGenerator {
       if (AnchorInputKind(*anchor) != AnchorInput::kPointer) continue;
       for (const Expr& arg : anchor->args) {
         const ValueRef value = Resolve(arg);
-        if (!IsSource(value.node) && !IsAnchor(value.node)) materialized_inputs_.insert(value);
+        if (!IsSource(value.node) && !IsAnchor(value.node)) materialized_.insert(value);
       }
     }
+    MaterializeSharedValues();
   }
 
   GeneratedKernel Generate() {
     std::string run;
-    for (const CallNode* anchor : anchors_) {
-      run += MaterializeInputs(*anchor);
-      run += AnchorStage(*anchor);
+    std::vector<ValueRef> pending;  // materialized values to compute in the next element loops
+    for (const ValueRef& value : topological_values_) {
+      if (IsAnchor(value.node)) {
+        run += MaterializeLoops(pending);
+        run += AnchorStage(*static_cast<const CallNode*>(value.node));
+        computed_.insert(value);
+        continue;
+      }
+      if (!materialized_.count(value) || computed_.count(value)) continue;
+      if (ReadsAny(value, pending)) run += MaterializeLoops(pending);
+      pending.push_back(value);
     }
+    run += MaterializeLoops(pending);
     std::map<int64_t, std::vector<size_t>> final_outputs;  // by element count
     for (size_t o = 0; o < outputs_.size(); ++o) {
       if (!fused_outputs_.count(o)) final_outputs[NumElements(TypeOf(outputs_[o]).shape)].push_back(o);
@@ -112,7 +129,7 @@ class GroupGenerator {
   }
   // Values read from memory: parameters, constants, anchor results, materialized inputs.
   bool IsMaterialized(ValueRef value) const {
-    return IsSource(value.node) || IsAnchor(value.node) || materialized_inputs_.count(value) > 0;
+    return IsSource(value.node) || IsAnchor(value.node) || materialized_.count(value) > 0;
   }
   std::string Buffer(ValueRef value) {
     const std::string name = "m" + Name(value);
@@ -170,6 +187,8 @@ class GroupGenerator {
   bool IdentityPath(ValueRef value, const ExprNode* anchor) {
     if (value.node == anchor) return true;
     if (IsMaterialized(value) || !Reaches(value, anchor)) return true;
+    const auto key = std::make_pair(value, anchor);
+    if (auto it = identity_paths_.find(key); it != identity_paths_.end()) return it->second;
     const CallNode& call = ElementCallOf(value);
     bool identity = true;
     EmitElementFunction(call, value.field, [&](size_t arg, const std::string& at) {
@@ -177,7 +196,76 @@ class GroupGenerator {
       if (Reaches(input, anchor) && (at != "i" || !IdentityPath(input, anchor))) identity = false;
       return std::string("0");
     });
+    identity_paths_[key] = identity;
     return identity;
+  }
+
+  // Calls `read` with each argument value `value`'s element function reads, once per read.
+  template <typename Read>
+  void ForEachRead(ValueRef value, const Read& read) const {
+    const CallNode& call = ElementCallOf(value);
+    EmitElementFunction(call, value.field, [&](size_t arg, const std::string&) {
+      read(Resolve(call.args[arg]));
+      return std::string("0");
+    });
+  }
+
+  // Inlining copies a value's expression into every reader, so a value read k times is
+  // computed k times and nested shared values multiply: a chain of diamonds would grow
+  // exponentially. A value read more than once whose inlined expression holds more than
+  // kMaxRecomputedOperations element operations is materialized instead (computed once into a
+  // buffer), which bounds every inlined expression that is copied and keeps the generated
+  // code linear in the group's size; cheap shared values (a biased anchor result feeding a
+  // GELU) stay inlined and fused.
+  void MaterializeSharedValues() {
+    std::map<ValueRef, int> reads;
+    for (const ValueRef& output : outputs_) ++reads[output];
+    for (const CallNode* anchor : anchors_) {
+      if (AnchorInputKind(*anchor) != AnchorInput::kAccessor) continue;
+      for (const Expr& arg : anchor->args) ++reads[Resolve(arg)];
+    }
+    for (auto value = topological_values_.rbegin(); value != topological_values_.rend(); ++value) {
+      if (IsAnchor(value->node) || (!reads.count(*value) && !materialized_.count(*value))) continue;
+      ForEachRead(*value, [&](ValueRef input) { ++reads[input]; });
+    }
+    std::map<ValueRef, int64_t> inlined_operations;
+    for (const ValueRef& value : topological_values_) {
+      if (IsAnchor(value.node)) continue;
+      int64_t operations = 1;
+      ForEachRead(value, [&](ValueRef input) {
+        if (!IsMaterialized(input)) operations += inlined_operations[input];
+      });
+      inlined_operations[value] = operations;
+      if (reads[value] > 1 && operations > kMaxRecomputedOperations) materialized_.insert(value);
+    }
+  }
+
+  // The materialized values (anchors included) that `value`'s own expression reads, through
+  // inlined values.
+  std::set<ValueRef> MaterializedReads(ValueRef value) const {
+    std::set<ValueRef> materialized;
+    std::set<ValueRef> visited;
+    std::vector<ValueRef> stack;
+    const auto push = [&](ValueRef input) { stack.push_back(input); };
+    ForEachRead(value, push);
+    while (!stack.empty()) {
+      const ValueRef input = stack.back();
+      stack.pop_back();
+      if (!visited.insert(input).second) continue;
+      if (IsMaterialized(input)) {
+        materialized.insert(input);
+      } else {
+        ForEachRead(input, push);
+      }
+    }
+    return materialized;
+  }
+
+  bool ReadsAny(ValueRef value, const std::vector<ValueRef>& values) const {
+    for (const ValueRef& read : MaterializedReads(value)) {
+      if (std::find(values.begin(), values.end(), read) != values.end()) return true;
+    }
+    return false;
   }
 
   int CountAnchorsReached(ValueRef value) {
@@ -186,14 +274,15 @@ class GroupGenerator {
     return count;
   }
 
-  std::string MaterializeInputs(const CallNode& anchor) {
+  // One element loop per element count computing `values` (none reads another) into scratch
+  // buffers; empties `values`.
+  std::string MaterializeLoops(std::vector<ValueRef>& values) {
     std::map<int64_t, std::vector<std::pair<std::string, ValueRef>>> by_count;
-    for (const Expr& arg : anchor.args) {
-      const ValueRef value = Resolve(arg);
-      if (!materialized_inputs_.count(value) || scratch_.count(value)) continue;
-      scratch_.insert(value);
+    for (const ValueRef& value : values) {
+      computed_.insert(value);
       by_count[NumElements(TypeOf(value).shape)].emplace_back(Buffer(value), value);
     }
+    values.clear();
     std::string code;
     for (const auto& [count, stores] : by_count) {
       for (const auto& store : stores) code += DeclareScratch(store.second);
@@ -209,25 +298,37 @@ class GroupGenerator {
   }
 
   // True when `value`'s element function (looked at even when it is materialized) reaches
-  // `anchor` only, at the anchor's element count and through linear-identity index maps.
+  // `anchor` only, at the anchor's element count and through linear-identity index maps, and
+  // every other materialized value it reads is computed before the anchor's stage.
   bool FusesIntoEpilogue(ValueRef value, const CallNode& anchor) {
+    if (value.node == &anchor) return true;
     if (NumElements(TypeOf(value).shape) != NumElements(TypeOf(ValueRef{&anchor, 0}).shape)) return false;
-    const bool materialized = materialized_inputs_.erase(value) > 0;
+    if (IsAnchor(value.node) || IsSource(value.node)) return false;
+    const bool materialized = materialized_.erase(value) > 0;
+    ClearPathCaches();
+    bool fuses = Reaches(value, &anchor) && CountAnchorsReached(value) == 1 && IdentityPath(value, &anchor);
+    if (fuses) {
+      for (const ValueRef& read : MaterializedReads(value)) {
+        if (!IsSource(read.node) && read.node != &anchor && !computed_.count(read)) fuses = false;
+      }
+    }
+    if (materialized) materialized_.insert(value);
+    ClearPathCaches();
+    return fuses;
+  }
+
+  void ClearPathCaches() {
     reaches_.clear();
-    const bool fuses = !IsAnchor(value.node) && !IsSource(value.node) && Reaches(value, &anchor) &&
-                       CountAnchorsReached(value) == 1 && IdentityPath(value, &anchor);
-    if (materialized) materialized_inputs_.insert(value);
-    reaches_.clear();
-    return fuses || value.node == &anchor;
+    identity_paths_.clear();
   }
 
   // `value` computed in the epilogue of `anchor` (not loaded, even when materialized).
   std::string EpilogueValue(ValueRef value, const CallNode& anchor) {
-    const bool materialized = materialized_inputs_.erase(value) > 0;
-    reaches_.clear();
+    const bool materialized = materialized_.erase(value) > 0;
+    ClearPathCaches();
     const std::string expr = Value(value, "i", &anchor);
-    if (materialized) materialized_inputs_.insert(value);
-    reaches_.clear();
+    if (materialized) materialized_.insert(value);
+    ClearPathCaches();
     return expr;
   }
 
@@ -241,13 +342,15 @@ class GroupGenerator {
       stores += "o" + std::to_string(o) + "[i] = static_cast<" + Storage(outputs_[o]) + ">(" +
                 EpilogueValue(outputs_[o], anchor) + "); ";
     }
-    // Inputs of later anchors computed here too.
-    for (const ValueRef& input : std::vector<ValueRef>(materialized_inputs_.begin(), materialized_inputs_.end())) {
-      if (scratch_.count(input) || !FusesIntoEpilogue(input, anchor)) continue;
-      scratch_.insert(input);
-      declarations += DeclareScratch(input);
-      stores += Buffer(input) + "[i] = static_cast<" + Storage(input) + ">(" + EpilogueValue(input, anchor) + "); ";
+    // Later materialized values computed here too.
+    std::vector<ValueRef> fused;
+    for (const ValueRef& value : topological_values_) {
+      if (!materialized_.count(value) || computed_.count(value) || !FusesIntoEpilogue(value, anchor)) continue;
+      fused.push_back(value);
+      declarations += DeclareScratch(value);
+      stores += Buffer(value) + "[i] = static_cast<" + Storage(value) + ">(" + EpilogueValue(value, anchor) + "); ";
     }
+    computed_.insert(fused.begin(), fused.end());
     // The anchor's own buffer, when anything else reads it (decided after the other stages are
     // emitted, so the declaration is patched in by Assemble through a placeholder).
     const std::string keep = "@KEEP" + Name(self) + "@";
@@ -303,9 +406,9 @@ class GroupGenerator {
 
   // A materialized input's own element function (not the load of its buffer).
   std::string ComputeUnmaterialized(ValueRef value) {
-    materialized_inputs_.erase(value);
+    materialized_.erase(value);
     const std::string expr = Value(value, "i", nullptr);
-    materialized_inputs_.insert(value);
+    materialized_.insert(value);
     return expr;
   }
 
@@ -372,13 +475,17 @@ class GroupGenerator {
   std::vector<const CallNode*> anchors_;
   std::vector<Constant> constants_;
   std::vector<ValueRef> outputs_;
-  std::set<ValueRef> materialized_inputs_;
-  std::set<ValueRef> scratch_;
+  std::vector<ValueRef> topological_values_;  // every value of an op call, producers first
+  // Values read from scratch buffers: anchors' pointer inputs and shared values (anchor
+  // results, parameters and constants are read from memory too, see IsMaterialized).
+  std::set<ValueRef> materialized_;
+  std::set<ValueRef> computed_;  // anchors and materialized values computed by the stages so far
   std::set<size_t> fused_outputs_;
   std::vector<ValueRef> anchor_buffers_;
   std::map<ValueRef, std::string> buffers_;
   std::set<std::string> emitted_;
   std::map<std::pair<ValueRef, const ExprNode*>, bool> reaches_;
+  std::map<std::pair<ValueRef, const ExprNode*>, bool> identity_paths_;
   std::string functions_;
 };
 
