@@ -12,6 +12,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterConvolutionOps(registry);
   RegisterDenseOps(registry);
   RegisterNormalizationOps(registry);
+  RegisterAttentionOps(registry);
   RegisterPoolingOps(registry);
   RegisterImageOps(registry);
   RegisterIndexingOps(registry);

@@ -271,6 +271,139 @@ bool IsF32(const Expr& expr) {
 
 Expr UnaryCall(const std::string& op, const Expr& x, Attrs attrs = {}) { return CallOp(op, {x}, attrs); }
 
+const CallNode* CallOfOp(const Expr& expr, const std::string& op) {
+  const auto* call = As<CallNode>(expr);
+  const auto* callee = call != nullptr ? As<OpNode>(call->callee) : nullptr;
+  return callee != nullptr && callee->name() == op ? call : nullptr;
+}
+
+// Logits as the forms write them: `values` multiplied or divided by a scalar constant, or not.
+struct ScaledValues {
+  Expr values;
+  double scale = 1.0;
+};
+
+// Peels a multiplication or division by a scalar constant inside the match off `expr`.
+ScaledValues PeelScale(const Expr& expr, const PatternMatch& match) {
+  if (!match.IsInside(expr)) return {expr, 1.0};
+  for (const char* op : {"multiply", "divide"}) {
+    const CallNode* call = CallOfOp(expr, op);
+    if (call == nullptr) continue;
+    for (size_t side = 0; side < 2; ++side) {
+      const std::optional<double> constant = ScalarValue(call->args[side]);
+      if (!constant || (side == 0 && std::string(op) == "divide")) continue;
+      return {call->args[1 - side], std::string(op) == "divide" ? 1.0 / *constant : *constant};
+    }
+  }
+  return {expr, 1.0};
+}
+
+// The input of a softmax, as the forms write it: logits, plus an additive mask, or with a
+// scalar where a select mask holds (where(mask, masked_value, logits)).
+struct MaskedLogits {
+  Expr logits;
+  Expr mask;  // null: none
+  double masked_value = 0.0;
+};
+
+// `expr` is one of the form's logits (a product or a scaled product, inside the match).
+bool IsFormLogits(const Expr& expr, const PatternMatch& match) {
+  return match.IsInside(expr) && (CallOfOp(expr, "multiply") || CallOfOp(expr, "divide") || CallOfOp(expr, "nn.matmul"));
+}
+
+std::optional<MaskedLogits> PeelMask(const Expr& expr, const PatternMatch& match) {
+  if (!match.IsInside(expr)) return MaskedLogits{expr, nullptr};
+  if (const CallNode* add = CallOfOp(expr, "add")) {
+    const bool second_is_logits = IsFormLogits(add->args[1], match) && !IsFormLogits(add->args[0], match);
+    return MaskedLogits{add->args[second_is_logits ? 1 : 0], add->args[second_is_logits ? 0 : 1]};
+  }
+  if (const CallNode* where = CallOfOp(expr, "where")) {
+    const std::optional<double> fill = ScalarValue(where->args[1]);
+    const TensorTypeNode* condition = TensorTypeOfExpr(where->args[0]);
+    if (!fill || condition == nullptr || condition->dtype != DType::kBool) return std::nullopt;
+    return MaskedLogits{where->args[2], where->args[0], *fill};
+  }
+  return MaskedLogits{expr, nullptr};
+}
+
+// `call`, type-checked, when its operands make it well typed; nullptr otherwise.
+Expr TypeChecked(Expr call) {
+  try {
+    InferNodeType(call);
+  } catch (const TypeError&) {
+    return nullptr;
+  }
+  return call;
+}
+
+Attrs MaskAttrs(double scale, const MaskedLogits& masked) {
+  Attrs attrs;
+  attrs.Set("scale", scale);
+  attrs.Set("masked_value", masked.masked_value);
+  return attrs;
+}
+
+Expr FuseMaskedSoftmax(const Bindings& bindings) {
+  const PatternMatch& match = bindings.match();
+  const std::optional<MaskedLogits> masked = PeelMask(As<CallNode>(match.root)->args[0], match);
+  if (!masked) return nullptr;
+  const ScaledValues scaled = PeelScale(masked->logits, match);
+  std::vector<Expr> args = {scaled.values};
+  if (masked->mask) args.push_back(masked->mask);
+  const Expr fused = TypeChecked(CallOp("nn.masked_softmax", args, MaskAttrs(scaled.scale, *masked)));
+  return fused && TypeEqual(fused->checked_type(), match.root->checked_type()) ? fused : nullptr;
+}
+
+// The operand of a head split (transpose(reshape(x))), the reshape's shape and the axes.
+struct HeadsOperand {
+  Expr operand;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> axes;
+};
+
+std::optional<HeadsOperand> HeadsOf(const Expr& expr) {
+  const CallNode* transpose = CallOfOp(expr, "transpose");
+  const CallNode* reshape = transpose != nullptr ? CallOfOp(transpose->args[0], "reshape") : nullptr;
+  const TensorTypeNode* viewed = reshape != nullptr ? TensorTypeOfExpr(transpose->args[0]) : nullptr;
+  if (viewed == nullptr || !transpose->attrs.Has("axes")) return std::nullopt;
+  return HeadsOperand{reshape->args[0], viewed->shape, transpose->attrs.GetInts("axes")};
+}
+
+// reshape(transpose(matmul(softmax(masked logits of matmul(query heads, key heads)), value heads)))
+// as nn.attention(query, key, value[, mask]), the head splits' reshapes and transposes and the
+// merge folded into the op's views.
+Expr FuseAttention(const Bindings& bindings) {
+  const PatternMatch& match = bindings.match();
+  const auto* merge = As<CallNode>(match.root);
+  const CallNode* output = CallOfOp(merge->args[0], "transpose");
+  const CallNode* weighted = output != nullptr ? CallOfOp(output->args[0], "nn.matmul") : nullptr;
+  const CallNode* softmax = weighted != nullptr ? CallOfOp(weighted->args[0], "nn.softmax") : nullptr;
+  if (softmax == nullptr || !output->attrs.Has("axes")) return nullptr;
+  const std::optional<MaskedLogits> masked = PeelMask(softmax->args[0], match);
+  if (!masked) return nullptr;
+  const ScaledValues scores = PeelScale(masked->logits, match);
+  const CallNode* product = CallOfOp(scores.values, "nn.matmul");
+  if (product == nullptr) return nullptr;
+  const ScaledValues query_heads = PeelScale(product->args[0], match);
+  const std::optional<HeadsOperand> query = HeadsOf(query_heads.values);
+  const std::optional<HeadsOperand> key = HeadsOf(product->args[1]);
+  const std::optional<HeadsOperand> value = HeadsOf(weighted->args[1]);
+  if (!query || !key || !value) return nullptr;
+  Attrs attrs = MaskAttrs(scores.scale * query_heads.scale, *masked);
+  for (const auto& [name, heads] : {std::pair{"query", *query}, std::pair{"key", *key}, std::pair{"value", *value}}) {
+    attrs.Set(std::string(name) + "_shape", heads.shape);
+    attrs.Set(std::string(name) + "_axes", heads.axes);
+  }
+  attrs.Set("output_axes", output->attrs.GetInts("axes"));
+  const TensorTypeNode* merged = TensorTypeOfExpr(match.root);
+  if (merged == nullptr) return nullptr;
+  attrs.Set("output_shape", merged->shape);
+  std::vector<Expr> args = {query->operand, key->operand, value->operand};
+  if (masked->mask) args.push_back(masked->mask);
+  const Expr attention = TypeChecked(CallOp("nn.attention", args, attrs));
+  return attention && TypeEqual(attention->checked_type(), match.root->checked_type()) ? attention : nullptr;
+}
+
 // How one form is checked beyond its pattern and rewritten.
 struct FormRule {
   std::vector<std::string> tied;  // sub-patterns each bound to one expression
@@ -322,11 +455,11 @@ const std::map<std::string, FormRule>& FormRules() {
       {"scaled_masked_softmax",
        {{},
         [](const Bindings& b) { return SoftmaxesOnLastAxis(b.match()) && EveryBindingIsScalar(b, "sm_scale"); },
-        {}}},
+        FuseMaskedSoftmax}},
       {"scaled_dot_product_attention",
        {{},
         [](const Bindings& b) { return SoftmaxesOnLastAxis(b.match()) && EveryBindingIsScalar(b, "attn_scale"); },
-        {}}},
+        FuseAttention}},
       {"bias_residual_layer_norm",
        {{"brn_sum"},
         [](const Bindings& b) {
@@ -381,20 +514,26 @@ const DecomposedForm& DecomposedFormNamed(std::string_view name) {
   throw Error("no decomposed form named '" + std::string(name) + "'");
 }
 
-Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names) {
+Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names,
+                         const std::map<std::string, MatchPredicate>& conditions) {
   std::vector<PatternCallback> callbacks;
   for (const std::string& name : form_names) {
     const DecomposedForm& form = DecomposedFormNamed(name);
     if (!form.fuse) throw Error("decomposed form '" + name + "' has no fused op");
-    callbacks.push_back({form.pattern, form.fuse, form.accepts});
+    MatchPredicate accepts = form.accepts;
+    if (const auto condition = conditions.find(name); condition != conditions.end()) {
+      accepts = [accepts, also = condition->second](const PatternMatch& match) { return accepts(match) && also(match); };
+    }
+    callbacks.push_back({form.pattern, form.fuse, std::move(accepts)});
   }
   return RewritePatterns(callbacks, expr);
 }
 
-Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names) {
+Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names,
+                                        const std::map<std::string, MatchPredicate>& conditions) {
   const Function inlined = InlineCompositeCalls(partition);
   InferType(inlined);
-  return Downcast<FunctionNode>(FuseDecomposedForms(inlined, form_names));
+  return Downcast<FunctionNode>(FuseDecomposedForms(inlined, form_names, conditions));
 }
 
 }  // namespace collage

@@ -1,6 +1,7 @@
 // The one header every generated translation unit includes.
 #pragma once
 
+#include "native_attention.h"
 #include "native_conv.h"
 #include "native_gemm.h"
 #include "native_pool.h"

@@ -1,0 +1,47 @@
+#include "testing/attention_text.h"
+
+namespace collage::testing {
+namespace {
+
+std::string Dims(const std::vector<int64_t>& dims) {
+  std::string text;
+  for (int64_t dim : dims) text += (text.empty() ? "" : ", ") + std::to_string(dim);
+  return text;
+}
+
+std::string Scalar(double value) { return "constant([" + std::to_string(value) + "], Tensor[(), f32])"; }
+
+std::string MaskParameter(MaskKind mask, const std::vector<int64_t>& shape) {
+  if (mask == MaskKind::kNone) return "";
+  return ", %mask: Tensor[(" + Dims(shape) + "), " + (mask == MaskKind::kSelect ? "bool" : "f32") + "]";
+}
+
+std::string Masked(MaskKind mask, const std::string& logits) {
+  if (mask == MaskKind::kAdditive) return "add(" + logits + ", %mask)";
+  if (mask == MaskKind::kSelect) return "where(%mask, " + Scalar(-10000.0) + ", " + logits + ")";
+  return logits;
+}
+
+}  // namespace
+
+std::string AttentionText(const AttentionShape& c, double divisor) {
+  const int64_t channels = c.heads * c.depth;
+  std::string text = "def @main(%q: Tensor[(" + Dims({c.batch, c.queries, channels}) + "), f32], %k: Tensor[(" +
+                     Dims({c.batch, c.keys, channels}) + "), f32], %v: Tensor[(" + Dims({c.batch, c.keys, channels}) +
+                     "), f32]" + MaskParameter(c.mask, {c.queries, c.keys});
+  const auto heads = [&](const std::string& x, int64_t tokens, const std::string& axes) {
+    return "transpose(reshape(" + x + ", newshape=[" + Dims({c.batch, tokens, c.heads, c.depth}) + "]), axes=[" + axes +
+           "])";
+  };
+  return text + ") {\n  %0 = nn.matmul(" + heads("%q", c.queries, "0, 2, 1, 3") + ", " +
+         heads("%k", c.keys, "0, 2, 3, 1") + ")\n  %1 = divide(%0, " + Scalar(divisor) + ")\n  %2 = nn.softmax(" +
+         Masked(c.mask, "%1") + ")\n  %3 = nn.matmul(%2, " + heads("%v", c.keys, "0, 2, 1, 3") +
+         ")\n  reshape(transpose(%3, axes=[0, 2, 1, 3]), newshape=[" + Dims({c.batch, c.queries, channels}) + "])\n}";
+}
+
+std::string MaskedSoftmaxText(const SoftmaxShape& c, double divisor) {
+  return "def @main(%x: Tensor[(" + Dims(c.shape) + "), f32]" + MaskParameter(c.mask, c.mask_shape) +
+         ") {\n  nn.softmax(" + Masked(c.mask, "divide(%x, " + Scalar(divisor) + ")") + ")\n}";
+}
+
+}  // namespace collage::testing

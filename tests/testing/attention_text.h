@@ -1,0 +1,38 @@
+// Attention and masked softmax as torch exports them, in the text IR: the decomposed forms the
+// fused native kernels replace, shared by the native tests and the native benchmark (bench/).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collage::testing {
+
+enum class MaskKind {
+  kNone,
+  kAdditive,  // an f32 mask added to the logits
+  kSelect,    // where(mask, -10000, logits) with a bool mask
+};
+
+struct AttentionShape {
+  std::string name;
+  int64_t batch, heads, queries, keys, depth;
+  MaskKind mask;
+};
+
+// GPT-style attention over projected query, key and value rows (batch, tokens, heads * depth):
+// head splits by reshape and transpose, the query-key product divided by `divisor`, the mask,
+// softmax, the product with the values and the head merge. Parameters %q, %k, %v[, %mask (queries, keys)].
+std::string AttentionText(const AttentionShape& shape, double divisor);
+
+struct SoftmaxShape {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> mask_shape;
+  MaskKind mask;
+};
+
+// softmax(%x / divisor, masked) over the last axis. Parameters %x[, %mask].
+std::string MaskedSoftmaxText(const SoftmaxShape& shape, double divisor);
+
+}  // namespace collage::testing
