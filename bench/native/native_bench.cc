@@ -5,7 +5,7 @@
 //                                        fused kernel vs memcpy of the same bytes (16 MB read,
 //                                        16 MB written; memcpy runs on one thread, so the
 //                                        fair comparison is threads = 1)
-//   native_bench fused [threads]        the fused attention and masked-softmax kernels against
+//   native_bench fused [threads]        the fused attention, masked-softmax and RMS-norm kernels against
 //                                        the decomposed ops they replace (the same function
 //                                        compiled without fusing the forms), gpt2/bert shapes
 //   native_bench zoo [threads] [runs] [models...]
@@ -33,7 +33,7 @@
 #include "interpreter/interpreter.h"
 #include "parser/parser.h"
 #include "runtime/compare.h"
-#include "testing/attention_text.h"
+#include "testing/fused_form_text.h"
 
 namespace collage {
 namespace {
@@ -168,6 +168,10 @@ void BenchFused(int threads) {
   };
   for (const testing::SoftmaxShape& shape : softmaxes) {
     BenchFusedAgainstDecomposed(shape.name, ParseModule(testing::MaskedSoftmaxText(shape, 8.0)).main(), threads);
+  }
+  for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{1, 64, 768}, {1, 512, 4096}}) {
+    BenchFusedAgainstDecomposed("rms norm " + std::to_string(shape[1]) + "x" + std::to_string(shape[2]),
+                                ParseModule(testing::RmsNormText(shape, "1e-06", 0.001)).main(), threads);
   }
 }
 

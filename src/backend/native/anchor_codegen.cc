@@ -157,6 +157,11 @@ std::string EmitLayerNorm(const AnchorCall& c) {
          ");";
 }
 
+std::string EmitRmsNorm(const AnchorCall& c) {
+  return "native::RmsNormRows(" + RowShapeLiteral(c.call) + ", " + c.inputs[0] + ", " + c.inputs[1] + ", " +
+         FloatLiteral(c.call.attrs.GetFloat("epsilon")) + ", " + c.threads + ", " + c.epilogue + ");";
+}
+
 // A mask argument's element type in the runtime ("native::NoMask" when absent).
 std::string MaskType(const CallNode& call, size_t arg) {
   if (call.args.size() <= arg) return "native::NoMask";
@@ -336,6 +341,7 @@ const std::map<std::string, AnchorDef>& Anchors() {
       {"nn.softmax", {kPointer, true, [](const AnchorCall& c) { return EmitSoftmax(c, "kSoftmax"); }}},
       {"nn.log_softmax", {kPointer, true, [](const AnchorCall& c) { return EmitSoftmax(c, "kLogSoftmax"); }}},
       {"nn.layer_norm", {kPointer, true, EmitLayerNorm}},
+      {"nn.rms_norm", {kPointer, true, EmitRmsNorm}},
       {"nn.masked_softmax", {kPointer, true, EmitMaskedSoftmax, 1}},
       {"nn.attention", {kPointer, true, EmitAttention, 3}},
       {"sum", {kAccessor, false, reduce("kSum", false)}},

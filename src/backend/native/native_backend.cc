@@ -35,9 +35,9 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.supports_op = [](const CallNode&) { return true; };
   declaration.fuses_like_fuse_ops = true;
   declaration.boundary_layouts = BoundaryLayouts();
-  // Element-wise forms fuse into one loop anyway; a decomposed layer norm's two reductions, a
+  // Element-wise forms fuse into one loop anyway; a decomposed layer or RMS norm's reductions, a
   // masked softmax's mask and attention's products would split them into several kernels.
-  for (const char* form_name : {"layer_norm", "scaled_dot_product_attention", "scaled_masked_softmax"}) {
+  for (const char* form_name : {"layer_norm", "rms_norm", "scaled_dot_product_attention", "scaled_masked_softmax"}) {
     const DecomposedForm& form = DecomposedFormNamed(form_name);
     MatchPredicate accepts = form.accepts;
     if (const auto condition = NativeFormConditions().find(form_name); condition != NativeFormConditions().end()) {
@@ -50,8 +50,8 @@ SupportDeclaration NativeBackend::Support() const {
 
 const std::vector<std::string>& NativeFusedForms() {
   // Attention before the masked softmax inside it: the rewriter offers matches in this order.
-  static const std::vector<std::string> forms = {"layer_norm", "gelu_erf", "gelu_tanh", "silu", "hard_swish",
-                                                 "scaled_dot_product_attention", "scaled_masked_softmax"};
+  static const std::vector<std::string> forms = {"layer_norm", "rms_norm", "gelu_erf", "gelu_tanh", "silu",
+                                                 "hard_swish", "scaled_dot_product_attention", "scaled_masked_softmax"};
   return forms;
 }
 

@@ -252,16 +252,18 @@ Expr ChannelVector(const Expr& bound, int64_t channels, double fill) {
   return MakeConstant(std::move(vector));
 }
 
-Expr FuseLayerNorm(const Bindings& bindings) {
-  const Expr x = bindings.Get("ln_x");
+// `op`(x, its per-channel vectors...) over the last axis of the form's x with its epsilon; the
+// sub-patterns are <prefix>_x, <prefix>_epsilon and <prefix>_<vector>, an absent vector filled.
+Expr FuseLastAxisNorm(const Bindings& bindings, const std::string& op, const std::string& prefix,
+                      const std::vector<std::pair<std::string, double>>& vectors) {
+  const Expr x = bindings.Get(prefix + "_x");
   const int64_t channels = TensorTypeOfExpr(x)->shape.back();
   Attrs attrs;
   attrs.Set("axis", int64_t{-1});
-  attrs.Set("epsilon", *ScalarValue(bindings.Get("ln_epsilon")));
-  return CallOp("nn.layer_norm",
-                {x, ChannelVector(bindings.Get("ln_gamma"), channels, 1.0),
-                 ChannelVector(bindings.Get("ln_beta"), channels, 0.0)},
-                attrs);
+  attrs.Set("epsilon", *ScalarValue(bindings.Get(prefix + "_epsilon")));
+  std::vector<Expr> args = {x};
+  for (const auto& [name, fill] : vectors) args.push_back(ChannelVector(bindings.Get(prefix + "_" + name), channels, fill));
+  return CallOp(op, args, attrs);
 }
 
 bool IsF32(const Expr& expr) {
@@ -414,14 +416,18 @@ struct FormRule {
 const std::map<std::string, FormRule>& FormRules() {
   static const std::map<std::string, FormRule> rules = {
       {"layer_norm",
-       {{"ln_x"}, [](const Bindings& b) { return IsLayerNorm(b, "ln_x", "ln"); }, FuseLayerNorm}},
+       {{"ln_x"},
+        [](const Bindings& b) { return IsLayerNorm(b, "ln_x", "ln"); },
+        [](const Bindings& b) { return FuseLastAxisNorm(b, "nn.layer_norm", "ln", {{"gamma", 1.0}, {"beta", 0.0}}); }}},
       {"rms_norm",
        {{"rms_x"},
         [](const Bindings& b) {
-          return IsF32(b.Get("rms_x")) && InsideCallsReduce(b.match(), "mean", {-1}) && ScalarValue(b.Get("rms_epsilon")) &&
+          const std::optional<double> epsilon = ScalarValue(b.Get("rms_epsilon"));
+          return IsF32(b.Get("rms_x")) && !TensorTypeOfExpr(b.Get("rms_x"))->shape.empty() &&
+                 InsideCallsReduce(b.match(), "mean", {-1}) && epsilon && *epsilon >= 0 &&
                  (!b.Get("rms_gamma") || IsChannelVector(b.Get("rms_gamma"), TensorTypeOfExpr(b.Get("rms_x"))->shape.back()));
         },
-        {}}},
+        [](const Bindings& b) { return FuseLastAxisNorm(b, "nn.rms_norm", "rms", {{"gamma", 1.0}}); }}},
       {"gelu_erf",
        {{"gelu_x"},
         [](const Bindings& b) { return IsF32(b.Get("gelu_x")); },

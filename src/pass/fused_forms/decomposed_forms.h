@@ -28,7 +28,7 @@ struct DecomposedForm {
   MatchPredicate accepts;
   // The call computing the match's root (same type), or nullptr when the match is not the
   // form; empty when no registered op computes the form (hard-sigmoid, squeeze-and-excitation,
-  // RMS norm, bias+residual+norm).
+  // bias+residual+norm).
   RewriteCallback fuse;
 };
 

@@ -18,7 +18,7 @@
 #include "pass/fused_forms/decomposed_forms.h"
 #include "runtime/compare.h"
 #include "runtime/invoke_executable.h"
-#include "testing/attention_text.h"
+#include "testing/fused_form_text.h"
 
 namespace collage {
 namespace {

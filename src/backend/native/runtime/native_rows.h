@@ -1,4 +1,4 @@
-// Row kernels: softmax, log_softmax, masked softmax and layer_norm along one axis of a tensor seen as
+// Row kernels: softmax, log_softmax, masked softmax, layer_norm and rms_norm along one axis of a tensor seen as
 // [outer, extent, inner] (rows are strided by `inner`), and reductions of an accessor over
 // a generated index map. Statistics accumulate in double like the reference.
 //
@@ -180,6 +180,23 @@ NATIVE_INLINE void LayerNormRows(const RowShape& s, const float* data, const flo
     for (I e = 0; e < extent; ++e) {
       epilogue(first + e * step, (in[e * stride] - center) * scale * gamma[e] + beta[e]);
     }
+  });
+}
+
+template <typename Epilogue>
+NATIVE_INLINE void RmsNormRows(const RowShape& s, const float* data, const float* gamma, float epsilon,
+                               const Threads& threads, const Epilogue& epilogue) {
+  using I = EpilogueIndex<Epilogue>;
+  const I extent = static_cast<I>(s.extent);
+  ForEachRow(s, data, threads, [&](int64_t base, const float* in, auto stride) {
+    const double squares = LaneSum(extent, [&](int64_t e) {
+      const double value = in[e * stride];
+      return value * value;
+    });
+    const float scale = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(extent) + epsilon));
+    const I first = static_cast<I>(base);
+    const I step = static_cast<I>(stride);
+    for (I e = 0; e < extent; ++e) epilogue(first + e * step, in[e * stride] * scale * gamma[e]);
   });
 }
 

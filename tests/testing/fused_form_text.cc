@@ -1,4 +1,4 @@
-#include "testing/attention_text.h"
+#include "testing/fused_form_text.h"
 
 namespace collage::testing {
 namespace {
@@ -42,6 +42,15 @@ std::string AttentionText(const AttentionShape& c, double divisor) {
 std::string MaskedSoftmaxText(const SoftmaxShape& c, double divisor) {
   return "def @main(%x: Tensor[(" + Dims(c.shape) + "), f32]" + MaskParameter(c.mask, c.mask_shape) +
          ") {\n  nn.softmax(" + Masked(c.mask, "divide(%x, " + Scalar(divisor) + ")") + ")\n}";
+}
+
+std::string RmsNormText(const std::vector<int64_t>& shape, const std::string& epsilon, double gamma_step) {
+  std::string gamma;
+  for (int64_t c = 0; c < shape.back(); ++c) gamma += (c == 0 ? "" : ", ") + std::to_string(0.5 + c * gamma_step);
+  return "def @main(%x: Tensor[(" + Dims(shape) + "), f32]) {\n  %0 = mean(power(%x, " + Scalar(2.0) +
+         "), axis=[-1], keepdims=1)\n  %1 = multiply(%x, rsqrt(add(%0, constant([" + epsilon +
+         "], Tensor[(), f32]))))\n  multiply(%1, constant([" + gamma + "], Tensor[(" + std::to_string(shape.back()) +
+         "), f32]))\n}";
 }
 
 }  // namespace collage::testing

@@ -1,5 +1,6 @@
-// Attention and masked softmax as torch exports them, in the text IR: the decomposed forms the
-// fused native kernels replace, shared by the native tests and the native benchmark (bench/).
+// Attention, masked softmax and RMS norm as torch exports them, in the text IR: the decomposed
+// forms the fused native kernels replace, shared by the native tests and the native benchmark
+// (bench/).
 #pragma once
 
 #include <cstdint>
@@ -34,5 +35,9 @@ struct SoftmaxShape {
 
 // softmax(%x / divisor, masked) over the last axis. Parameters %x[, %mask].
 std::string MaskedSoftmaxText(const SoftmaxShape& shape, double divisor);
+
+// x * rsqrt(mean(x^2, last axis) + epsilon) * gamma over %x of `shape`, with the constant
+// gamma[c] = 0.5 + c * gamma_step.
+std::string RmsNormText(const std::vector<int64_t>& shape, const std::string& epsilon, double gamma_step);
 
 }  // namespace collage::testing
