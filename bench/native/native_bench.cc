@@ -5,9 +5,10 @@
 //                                        fused kernel vs memcpy of the same bytes (16 MB read,
 //                                        16 MB written; memcpy runs on one thread, so the
 //                                        fair comparison is threads = 1)
-//   native_bench fused [threads]        the fused attention, masked-softmax and RMS-norm kernels against
-//                                        the decomposed ops they replace (the same function
-//                                        compiled without fusing the forms), gpt2/bert shapes
+//   native_bench fused [threads]         the fused attention, masked-softmax, squeeze-and-
+//                                        excitation and RMS-norm kernels against the decomposed
+//                                        ops they replace (the same function compiled without
+//                                        fusing the forms), gpt2/bert/efficientnet shapes
 //   native_bench zoo [threads] [runs] [models...]
 //                                        whole-model latency of zoo models compiled by native
 //
@@ -143,7 +144,8 @@ void BenchFusedAgainstDecomposed(const std::string& name, const Function& functi
   }
   const Summary fused_summary = Summarize(fused_seconds);
   const Summary decomposed_summary = Summarize(decomposed_seconds);
-  std::printf("%-34s fused %8.3f ms (p10 %.3f, p90 %.3f)  decomposed %8.3f ms (p10 %.3f, p90 %.3f)  decomposed/fused %.2fx\n",
+  std::printf("%-34s fused %8.3f ms (p10 %.3f, p90 %.3f)  decomposed %8.3f ms (p10 %.3f, p90 %.3f)  "
+              "decomposed/fused %.2fx\n",
               name.c_str(), fused_summary.median * 1e3, fused_summary.p10 * 1e3, fused_summary.p90 * 1e3,
               decomposed_summary.median * 1e3, decomposed_summary.p10 * 1e3, decomposed_summary.p90 * 1e3,
               decomposed_summary.median / fused_summary.median);
@@ -168,6 +170,13 @@ void BenchFused(int threads) {
   };
   for (const testing::SoftmaxShape& shape : softmaxes) {
     BenchFusedAgainstDecomposed(shape.name, ParseModule(testing::MaskedSoftmaxText(shape, 8.0)).main(), threads);
+  }
+  const std::vector<testing::SqueezeExcitationShape> blocks = {
+      {"squeeze-excitation 1x96x56x56 r4 silu", 1, 96, 56, 56, 4, true, false},
+      {"squeeze-excitation 1x1152x7x7 r48 silu", 1, 1152, 7, 7, 48, true, false},
+  };
+  for (const testing::SqueezeExcitationShape& shape : blocks) {
+    BenchFusedAgainstDecomposed(shape.name, ParseModule(testing::SqueezeExcitationText(shape)).main(), threads);
   }
   for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{1, 64, 768}, {1, 512, 4096}}) {
     BenchFusedAgainstDecomposed("rms norm " + std::to_string(shape[1]) + "x" + std::to_string(shape[2]),
@@ -244,7 +253,8 @@ int main(int argc, char** argv) {
       if (models.empty()) models = {"mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"};
       for (const std::string& model : models) collage::BenchModel(model, threads, runs);
     } else {
-      std::fprintf(stderr, "usage: native_bench elementwise [threads] | fused [threads] | zoo [threads] [runs] [models...]\n");
+      std::fprintf(stderr,
+                   "usage: native_bench elementwise [threads] | fused [threads] | zoo [threads] [runs] [models...]\n");
       return 2;
     }
   } catch (const collage::Error& error) {

@@ -47,11 +47,12 @@ PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const Sub
     // what the combiner builds.
     SubGraphConfig any_depth = config;
     any_depth.max_depth = 0;
-    auto whole_patterns =
-        std::make_shared<OnlyValidPartitionRule>(backend + ".patterns.valid", MakePatternTableRule(declaration), any_depth);
-    valid = seeds.size() == 1 && !declaration.fuses_like_fuse_ops
-                ? PartitionRulePtr(whole_patterns)
-                : std::make_shared<UnionPartitionRule>(backend + ".candidates", std::vector<PartitionRulePtr>{valid, whole_patterns});
+    PartitionRulePtr whole_patterns = std::make_shared<OnlyValidPartitionRule>(
+        backend + ".patterns.valid", MakePatternTableRule(declaration), any_depth);
+    const bool patterns_only = seeds.size() == 1 && !declaration.fuses_like_fuse_ops;
+    valid = patterns_only ? whole_patterns
+                          : std::make_shared<UnionPartitionRule>(backend + ".candidates",
+                                                                 std::vector<PartitionRulePtr>{valid, whole_patterns});
   }
   std::vector<PartitionLayouts> boundaries;
   for (Layout layout : declaration.boundary_layouts) boundaries.push_back(PartitionLayouts::Uniform(layout));

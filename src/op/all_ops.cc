@@ -13,6 +13,7 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterDenseOps(registry);
   RegisterNormalizationOps(registry);
   RegisterAttentionOps(registry);
+  RegisterSqueezeExcitationOps(registry);
   RegisterPoolingOps(registry);
   RegisterImageOps(registry);
   RegisterIndexingOps(registry);

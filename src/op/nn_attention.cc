@@ -187,7 +187,8 @@ std::vector<Tensor> MaskedSoftmaxKernel(const std::vector<Tensor>& args, const A
   Tensor result = CheckedResult("nn.masked_softmax", MaskedSoftmaxRelation, args, 1, attrs, result_type);
   const Shape& shape = args[0].shape();
   const Tensor* mask = args.size() > 1 ? &args[1] : nullptr;
-  const std::vector<int64_t> mask_index = mask != nullptr ? BroadcastIndexMap(mask->shape(), shape) : std::vector<int64_t>{};
+  const std::vector<int64_t> mask_index =
+      mask != nullptr ? BroadcastIndexMap(mask->shape(), shape) : std::vector<int64_t>{};
   const int64_t extent = shape.back();
   const int64_t rows = extent == 0 ? 0 : NumElements(shape) / extent;
   const float* data = args[0].data<float>();

@@ -1,5 +1,7 @@
 #include "testing/fused_form_text.h"
 
+#include <cmath>
+
 namespace collage::testing {
 namespace {
 
@@ -42,6 +44,36 @@ std::string AttentionText(const AttentionShape& c, double divisor) {
 std::string MaskedSoftmaxText(const SoftmaxShape& c, double divisor) {
   return "def @main(%x: Tensor[(" + Dims(c.shape) + "), f32]" + MaskParameter(c.mask, c.mask_shape) +
          ") {\n  nn.softmax(" + Masked(c.mask, "divide(%x, " + Scalar(divisor) + ")") + ")\n}";
+}
+
+namespace {
+
+// A constant of `shape` holding sin(seed + 0.7 i) * magnitude.
+std::string ConstantText(const std::vector<int64_t>& shape, double seed, double magnitude) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  std::string values;
+  for (int64_t i = 0; i < count; ++i) {
+    values += (i == 0 ? "" : ", ") + std::to_string(std::sin(seed + 0.7 * static_cast<double>(i)) * magnitude);
+  }
+  return "constant([" + values + "], Tensor[(" + Dims(shape) + "), f32])";
+}
+
+}  // namespace
+
+std::string SqueezeExcitationText(const SqueezeExcitationShape& c, double gate_offset) {
+  const auto layer = [&](const std::string& input, int64_t out, int64_t in, double seed) {
+    return "nn.bias_add(nn.conv2d(" + input + ", " + ConstantText({out, in, 1, 1}, seed, 0.5) + "), " +
+           ConstantText({out}, seed + 1.0, 0.2) + ")";
+  };
+  std::string text = "def @main(%x: Tensor[(" + Dims({c.samples, c.channels, c.height, c.width}) + "), f32]) {\n" +
+                     "  %0 = " + layer("nn.global_avg_pool2d(%x)", c.reduced, c.channels, 1.0) + "\n";
+  text += c.silu ? "  %1 = multiply(%0, sigmoid(%0))\n" : "  %1 = nn.relu(%0)\n";
+  text += "  %2 = " + layer("%1", c.channels, c.reduced, 2.0) + "\n";
+  text += c.hard_gate ? "  %3 = clip(add(multiply(%2, " + Scalar(1.0 / 6.0) + "), " + Scalar(gate_offset) +
+                            "), a_min=0.0, a_max=1.0)\n"
+                      : "  %3 = sigmoid(%2)\n";
+  return text + "  multiply(%3, %x)\n}";
 }
 
 std::string RmsNormText(const std::vector<int64_t>& shape, const std::string& epsilon, double gamma_step) {

@@ -40,4 +40,16 @@ std::string MaskedSoftmaxText(const SoftmaxShape& shape, double divisor);
 // gamma[c] = 0.5 + c * gamma_step.
 std::string RmsNormText(const std::vector<int64_t>& shape, const std::string& epsilon, double gamma_step);
 
+struct SqueezeExcitationShape {
+  std::string name;
+  int64_t samples, channels, height, width, reduced;
+  bool silu;        // the activation between the layers: x * sigmoid(x), else relu
+  bool hard_gate;   // clip(x / 6 + gate_offset, 0, 1), else sigmoid
+};
+
+// torchvision's SqueezeExcitation as exported: global_avg_pool2d, 1x1 conv2d + bias_add, the
+// activation, 1x1 conv2d + bias_add, the gate, multiply by %x. Weights are seeded constants;
+// `gate_offset` is the hard gate's offset (0.5 for hard-sigmoid).
+std::string SqueezeExcitationText(const SqueezeExcitationShape& shape, double gate_offset = 0.5);
+
 }  // namespace collage::testing

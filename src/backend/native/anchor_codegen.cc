@@ -162,6 +162,18 @@ std::string EmitRmsNorm(const AnchorCall& c) {
          FloatLiteral(c.call.attrs.GetFloat("epsilon")) + ", " + c.threads + ", " + c.epilogue + ");";
 }
 
+std::string EmitSqueezeExcitation(const AnchorCall& c) {
+  const Shape& data = ArgType(c.call, 0).shape;
+  const Attrs& attrs = c.call.attrs;
+  const std::string silu = attrs.GetString("activation") == "silu" ? "true" : "false";
+  const std::string hard = attrs.GetString("gate") == "hard_sigmoid" ? "true" : "false";
+  return "native::SqueezeExcitation<" + silu + ", " + hard + ">(native::SqueezeExcitationShape{" +
+         List({data[0], data[1], data[2] * data[3], ArgType(c.call, 1).shape[0]}) + "}, " + c.inputs[0] + ", " +
+         c.inputs[1] + ", " + c.inputs[2] + ", " + c.inputs[3] + ", " + c.inputs[4] + ", " +
+         FloatLiteral(attrs.GetFloat("gate_slope")) + ", " + FloatLiteral(attrs.GetFloat("gate_offset")) + ", " +
+         c.threads + ", " + c.epilogue + ");";
+}
+
 // A mask argument's element type in the runtime ("native::NoMask" when absent).
 std::string MaskType(const CallNode& call, size_t arg) {
   if (call.args.size() <= arg) return "native::NoMask";
@@ -186,18 +198,19 @@ std::string EmitMaskedSoftmax(const AnchorCall& c) {
   return "native::MaskedSoftmaxRows(" + std::to_string(rows) + ", " + std::to_string(extent) + ", " + c.inputs[0] +
          ", " + FloatLiteral(c.call.attrs.GetFloat("scale")) + ", " + MaskPointer(c, 1) +
          ", [](index_t r) { (void)r; return static_cast<int64_t>(" + mask_row + "); }, " +
-         "std::integral_constant<int64_t, " + std::to_string(column_stride) + ">{}, " + FloatLiteral(c.call.attrs.GetFloat("masked_value")) + ", " +
-         c.threads + ", " + c.epilogue + ");";
+         "std::integral_constant<int64_t, " + std::to_string(column_stride) + ">{}, " +
+         FloatLiteral(c.call.attrs.GetFloat("masked_value")) + ", " + c.threads + ", " + c.epilogue + ");";
 }
 
-// The strides of a (batch..., rows, columns) view of a tensor: `view_strides[d]` is the element
-// stride of view axis d; every batch's offset is listed.
+// A (batch..., rows, columns) view of a tensor: the element offset of every batch (row-major
+// over the batch axes) and the row and column strides.
 struct ViewStrides {
   std::vector<int64_t> batch_offsets;
   int64_t row_stride = 0;
   int64_t column_stride = 0;
 };
 
+// The view whose axis d steps `view_strides[d]` elements, over the batch axes `batch`.
 ViewStrides StridesOfView(const std::vector<int64_t>& view_strides, const Shape& batch) {
   ViewStrides view;
   const size_t rank = view_strides.size();
@@ -243,7 +256,8 @@ std::string EmitAttention(const AnchorCall& c) {
   const size_t rank = attrs.GetInts("output_axes").size();
   std::vector<std::vector<int64_t>> views;
   for (const char* name : {"query", "key", "value"}) {
-    views.push_back(TransposedStrides(attrs.GetInts(std::string(name) + "_shape"), attrs.GetInts(std::string(name) + "_axes")));
+    const std::string prefix(name);
+    views.push_back(TransposedStrides(attrs.GetInts(prefix + "_shape"), attrs.GetInts(prefix + "_axes")));
   }
   // The product (batch..., Sq, Dv) is transposed (its axis p is the result's axis d with
   // output_axes[d] = p), then reshaped, which keeps the row-major linear indices.
@@ -270,9 +284,12 @@ std::string EmitAttention(const AnchorCall& c) {
     }
   }
   std::string declarations;
-  const std::string query_view = ViewLiteral("query", "float", c.inputs[0], StridesOfView(views[0], batch), declarations);
-  const std::string key_view = ViewLiteral("key", "float", c.inputs[1], StridesOfView(views[1], batch), declarations);
-  const std::string value_view = ViewLiteral("value", "float", c.inputs[2], StridesOfView(views[2], batch), declarations);
+  const auto float_view = [&](const std::string& name, size_t arg) {
+    return ViewLiteral(name, "float", c.inputs[arg], StridesOfView(views[arg], batch), declarations);
+  };
+  const std::string query_view = float_view("query", 0);
+  const std::string key_view = float_view("key", 1);
+  const std::string value_view = float_view("value", 2);
   const std::string mask_view =
       ViewLiteral("mask", MaskType(c.call, 3), MaskPointer(c, 3), StridesOfView(mask_strides, batch), declarations);
   const std::string output_view =
@@ -342,6 +359,7 @@ const std::map<std::string, AnchorDef>& Anchors() {
       {"nn.log_softmax", {kPointer, true, [](const AnchorCall& c) { return EmitSoftmax(c, "kLogSoftmax"); }}},
       {"nn.layer_norm", {kPointer, true, EmitLayerNorm}},
       {"nn.rms_norm", {kPointer, true, EmitRmsNorm}},
+      {"nn.squeeze_excitation", {kPointer, true, EmitSqueezeExcitation}},
       {"nn.masked_softmax", {kPointer, true, EmitMaskedSoftmax, 1}},
       {"nn.attention", {kPointer, true, EmitAttention, 3}},
       {"sum", {kAccessor, false, reduce("kSum", false)}},

@@ -36,22 +36,22 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.fuses_like_fuse_ops = true;
   declaration.boundary_layouts = BoundaryLayouts();
   // Element-wise forms fuse into one loop anyway; a decomposed layer or RMS norm's reductions, a
-  // masked softmax's mask and attention's products would split them into several kernels.
-  for (const char* form_name : {"layer_norm", "rms_norm", "scaled_dot_product_attention", "scaled_masked_softmax"}) {
+  // masked softmax's mask, attention's products and squeeze-and-excitation's pooling and 1x1
+  // layers would split them into several kernels.
+  for (const char* form_name :
+       {"layer_norm", "rms_norm", "squeeze_excitation", "scaled_dot_product_attention", "scaled_masked_softmax"}) {
     const DecomposedForm& form = DecomposedFormNamed(form_name);
-    MatchPredicate accepts = form.accepts;
-    if (const auto condition = NativeFormConditions().find(form_name); condition != NativeFormConditions().end()) {
-      accepts = [accepts, also = condition->second](const PatternMatch& match) { return accepts(match) && also(match); };
-    }
-    declaration.patterns.push_back({name() + "." + form_name, form.pattern, std::move(accepts)});
+    declaration.patterns.push_back({name() + "." + form_name, form.pattern, AcceptsUnder(form, NativeFormConditions())});
   }
   return declaration;
 }
 
 const std::vector<std::string>& NativeFusedForms() {
   // Attention before the masked softmax inside it: the rewriter offers matches in this order.
-  static const std::vector<std::string> forms = {"layer_norm", "rms_norm", "gelu_erf", "gelu_tanh", "silu",
-                                                 "hard_swish", "scaled_dot_product_attention", "scaled_masked_softmax"};
+  // Squeeze-and-excitation before the SiLU inside it.
+  static const std::vector<std::string> forms = {
+      "layer_norm", "rms_norm", "squeeze_excitation", "gelu_erf", "gelu_tanh", "silu", "hard_swish",
+      "scaled_dot_product_attention", "scaled_masked_softmax"};
   return forms;
 }
 

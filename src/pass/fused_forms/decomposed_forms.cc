@@ -262,7 +262,9 @@ Expr FuseLastAxisNorm(const Bindings& bindings, const std::string& op, const std
   attrs.Set("axis", int64_t{-1});
   attrs.Set("epsilon", *ScalarValue(bindings.Get(prefix + "_epsilon")));
   std::vector<Expr> args = {x};
-  for (const auto& [name, fill] : vectors) args.push_back(ChannelVector(bindings.Get(prefix + "_" + name), channels, fill));
+  for (const auto& [name, fill] : vectors) {
+    args.push_back(ChannelVector(bindings.Get(prefix + "_" + name), channels, fill));
+  }
   return CallOp(op, args, attrs);
 }
 
@@ -310,7 +312,8 @@ struct MaskedLogits {
 
 // `expr` is one of the form's logits (a product or a scaled product, inside the match).
 bool IsFormLogits(const Expr& expr, const PatternMatch& match) {
-  return match.IsInside(expr) && (CallOfOp(expr, "multiply") || CallOfOp(expr, "divide") || CallOfOp(expr, "nn.matmul"));
+  return match.IsInside(expr) &&
+         (CallOfOp(expr, "multiply") || CallOfOp(expr, "divide") || CallOfOp(expr, "nn.matmul"));
 }
 
 std::optional<MaskedLogits> PeelMask(const Expr& expr, const PatternMatch& match) {
@@ -328,9 +331,13 @@ std::optional<MaskedLogits> PeelMask(const Expr& expr, const PatternMatch& match
   return MaskedLogits{expr, nullptr};
 }
 
-// `call`, type-checked, when its operands make it well typed; nullptr otherwise.
+// `call`, type-checked, when its operands (typed, or constants made for it) make it well typed;
+// nullptr otherwise.
 Expr TypeChecked(Expr call) {
   try {
+    for (const Expr& arg : As<CallNode>(call)->args) {
+      if (As<ConstantNode>(arg) != nullptr && !arg->checked_type()) InferNodeType(arg);
+    }
     InferNodeType(call);
   } catch (const TypeError&) {
     return nullptr;
@@ -406,6 +413,69 @@ Expr FuseAttention(const Bindings& bindings) {
   return attention && TypeEqual(attention->checked_type(), match.root->checked_type()) ? attention : nullptr;
 }
 
+// One 1x1 convolution of one group (stride 1, no padding) and its per-channel bias, as
+// bias_add(conv2d(input, weight), bias) or add(conv2d(input, weight), bias of shape (O, 1, 1)).
+struct PointwiseLayer {
+  Expr input;
+  Expr weight;
+  Expr bias;  // an (O) vector
+};
+
+std::optional<PointwiseLayer> PointwiseLayerOf(const Expr& expr) {
+  const CallNode* bias_add = CallOfOp(expr, "nn.bias_add");
+  const CallNode* add = CallOfOp(expr, "add");
+  const CallNode* biased = bias_add != nullptr ? bias_add : add;
+  const CallNode* conv = biased != nullptr ? CallOfOp(biased->args[0], "nn.conv2d") : nullptr;
+  if (conv == nullptr) return std::nullopt;
+  const Tensor* weight = ConstantTensor(conv->args[1]);
+  const Tensor* bias = ConstantTensor(biased->args[1]);
+  if (weight == nullptr || bias == nullptr || weight->rank() != 4 || weight->shape()[2] != 1 ||
+      weight->shape()[3] != 1 || conv->attrs.GetInt("groups") != 1 ||
+      conv->attrs.GetInts("strides") != std::vector<int64_t>{1, 1} ||
+      conv->attrs.GetInts("padding") != std::vector<int64_t>{0, 0, 0, 0}) {
+    return std::nullopt;
+  }
+  const int64_t channels = weight->shape()[0];
+  const Shape& bias_shape = bias->shape();
+  const bool per_channel = bias_add != nullptr ? bias_add->attrs.GetInt("axis") == 1 && bias_shape == Shape{channels}
+                                               : bias_shape == Shape{channels, 1, 1} ||
+                                                     bias_shape == Shape{1, channels, 1, 1};
+  if (!per_channel) return std::nullopt;
+  return PointwiseLayer{conv->args[0], conv->args[1], ChannelVector(biased->args[1], channels, 0.0)};
+}
+
+// multiply(gate(expand(activation(reduce(pool(x))))), x) as nn.squeeze_excitation.
+Expr FuseSqueezeExcitation(const Bindings& bindings) {
+  const PatternMatch& match = bindings.match();
+  const Expr x = bindings.Get("se_x");
+  const auto* root = As<CallNode>(match.root);
+  const Expr gate = root->args[0] == x ? root->args[1] : root->args[0];
+  Attrs attrs;
+  Expr expand_expr;
+  if (const CallNode* sigmoid = CallOfOp(gate, "sigmoid")) {
+    attrs.Set("gate", std::string("sigmoid"));
+    expand_expr = sigmoid->args[0];
+  } else {
+    const CallNode* clip = CallOfOp(gate, "clip");
+    const CallNode* shift = clip != nullptr ? CallOfOp(clip->args[0], "add") : nullptr;
+    const CallNode* slope = shift != nullptr ? CallOfOp(shift->args[0], "multiply") : nullptr;
+    const std::optional<double> slope_value = slope != nullptr ? ScalarValue(slope->args[1]) : std::nullopt;
+    const std::optional<double> offset_value = shift != nullptr ? ScalarValue(shift->args[1]) : std::nullopt;
+    if (!slope_value || !offset_value) return nullptr;
+    attrs.Set("gate", std::string("hard_sigmoid"));
+    attrs.Set("gate_slope", *slope_value);
+    attrs.Set("gate_offset", *offset_value);
+    expand_expr = slope->args[0];
+  }
+  const std::optional<PointwiseLayer> expand = PointwiseLayerOf(expand_expr);
+  const std::optional<PointwiseLayer> reduce = PointwiseLayerOf(bindings.Get("se_reduce"));
+  if (!expand || !reduce) return nullptr;
+  attrs.Set("activation", std::string(CallOfOp(expand->input, "nn.relu") ? "relu" : "silu"));
+  const Expr fused =
+      TypeChecked(CallOp("nn.squeeze_excitation", {x, reduce->weight, reduce->bias, expand->weight, expand->bias}, attrs));
+  return fused && TypeEqual(fused->checked_type(), match.root->checked_type()) ? fused : nullptr;
+}
+
 // How one form is checked beyond its pattern and rewritten.
 struct FormRule {
   std::vector<std::string> tied;  // sub-patterns each bound to one expression
@@ -476,7 +546,7 @@ const std::map<std::string, FormRule>& FormRules() {
       {"squeeze_excitation",
        {{"se_x", "se_reduce"},
         [](const Bindings& b) { return IsF32(b.Get("se_x")) && InsideCallsReduce(b.match(), "mean", {2, 3}); },
-        {}}},
+        FuseSqueezeExcitation}},
   };
   return rules;
 }
@@ -520,17 +590,21 @@ const DecomposedForm& DecomposedFormNamed(std::string_view name) {
   throw Error("no decomposed form named '" + std::string(name) + "'");
 }
 
+MatchPredicate AcceptsUnder(const DecomposedForm& form, const std::map<std::string, MatchPredicate>& conditions) {
+  const auto condition = conditions.find(form.name);
+  if (condition == conditions.end()) return form.accepts;
+  return [accepts = form.accepts, also = condition->second](const PatternMatch& match) {
+    return accepts(match) && also(match);
+  };
+}
+
 Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names,
                          const std::map<std::string, MatchPredicate>& conditions) {
   std::vector<PatternCallback> callbacks;
   for (const std::string& name : form_names) {
     const DecomposedForm& form = DecomposedFormNamed(name);
     if (!form.fuse) throw Error("decomposed form '" + name + "' has no fused op");
-    MatchPredicate accepts = form.accepts;
-    if (const auto condition = conditions.find(name); condition != conditions.end()) {
-      accepts = [accepts, also = condition->second](const PatternMatch& match) { return accepts(match) && also(match); };
-    }
-    callbacks.push_back({form.pattern, form.fuse, std::move(accepts)});
+    callbacks.push_back({form.pattern, form.fuse, AcceptsUnder(form, conditions)});
   }
   return RewritePatterns(callbacks, expr);
 }

@@ -27,8 +27,7 @@ struct DecomposedForm {
   Pattern pattern;
   MatchPredicate accepts;
   // The call computing the match's root (same type), or nullptr when the match is not the
-  // form; empty when no registered op computes the form (hard-sigmoid, squeeze-and-excitation,
-  // bias+residual+norm).
+  // form; empty when no registered op computes the form (hard-sigmoid, bias+residual+norm).
   RewriteCallback fuse;
 };
 
@@ -47,6 +46,9 @@ const std::vector<DecomposedForm>& DecomposedForms();
 
 // The form called `name`; an Error naming it when there is none.
 const DecomposedForm& DecomposedFormNamed(std::string_view name);
+
+// `form.accepts`, and the condition named like the form in `conditions` where there is one.
+MatchPredicate AcceptsUnder(const DecomposedForm& form, const std::map<std::string, MatchPredicate>& conditions);
 
 // Rewrites, until none is left, every accepted match of the named forms (each must have a
 // `fuse`) into its fused call. A type-checked function or expression stays type-checked.

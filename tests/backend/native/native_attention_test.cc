@@ -55,14 +55,7 @@ std::vector<Value> WithPerturbedMask(std::vector<Value> args, int64_t index) {
   return args;
 }
 
-class NativeAttentionTest : public ::testing::TestWithParam<AttentionShape> {
- protected:
-  void SetUp() override {
-    backend_ = BackendRegistry::Global().Find("native");
-    ASSERT_TRUE(backend_);
-  }
-  BackendPtr backend_;
-};
+class NativeAttentionTest : public ::testing::TestWithParam<AttentionShape> {};
 
 TEST_P(NativeAttentionTest, OneKernelMatchesTheDecomposedOps) {
   const AttentionShape& c = GetParam();
@@ -74,9 +67,8 @@ TEST_P(NativeAttentionTest, OneKernelMatchesTheDecomposedOps) {
   // The head splits are reshapes of the projections (views) and the merge a reshape of the result.
   EXPECT_EQ(native::PlanFunction(fused).kernels.size(), 1u);
 
-  std::unique_ptr<Executable> executable = backend_->Compile(function, testing::NativeTestOptions(2));
   const std::vector<Value> args = RandomArguments(function, 7);
-  const Value actual = InvokeExecutable(*executable, function, args);
+  const Value actual = testing::RunOnNative(function, args);
   const Comparison comparison = CompareWithReference(actual, function, args);
   EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
   if (c.keys < 2) return;  // one key: softmax gives 1 whatever the scale and mask
@@ -127,10 +119,8 @@ TEST_P(NativeMaskedSoftmaxTest, OneKernelMatchesTheDecomposedOps) {
   const Function fused = NativeFused(function);
   EXPECT_EQ(CountCalls(fused, "nn.masked_softmax"), 1u);
   EXPECT_EQ(native::PlanFunction(fused).kernels.size(), 1u);
-  const BackendPtr backend = BackendRegistry::Global().Find("native");
-  std::unique_ptr<Executable> executable = backend->Compile(function, testing::NativeTestOptions(2));
   const std::vector<Value> args = RandomArguments(function, 3);
-  const Value actual = InvokeExecutable(*executable, function, args);
+  const Value actual = testing::RunOnNative(function, args);
   const Comparison comparison = CompareWithReference(actual, function, args);
   EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
   if (c.shape.back() < 2) return;

@@ -124,6 +124,11 @@ const std::vector<OpCase>& Cases() {
        "nn.layer_norm(%x, %g, %b, axis=1, epsilon=0.001)"},
       {"rms_norm", "%x: Tensor[(3, 4, 11), f32], %g: Tensor[(11), f32], %h: Tensor[(4), f32]",
        "(nn.rms_norm(%x, %g), nn.rms_norm(%x, %h, axis=1, epsilon=0.01))"},
+      {"squeeze_excitation",
+       "%x: Tensor[(2, 6, 3, 5), f32], %w: Tensor[(3, 6, 1, 1), f32], %b: Tensor[(3), f32], %v: Tensor[(6, 3, 1, 1), f32], "
+       "%c: Tensor[(6), f32]",
+       "(nn.squeeze_excitation(%x, %w, %b, %v, %c), nn.squeeze_excitation(%x, %w, %b, %v, %c, activation=\"silu\", "
+       "gate=\"hard_sigmoid\", gate_offset=0.4))"},
       {"masked_softmax", "%x: Tensor[(2, 3, 7), f32], %m: Tensor[(3, 7), f32], %b: Tensor[(2, 1, 7), bool]",
        "(nn.masked_softmax(%x, %m, scale=0.5), nn.masked_softmax(%x, %b, masked_value=-3.0), nn.masked_softmax(%x))"},
       // Heads split from (batch, tokens, channels) with an additive mask and a relu epilogue;

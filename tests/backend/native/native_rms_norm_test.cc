@@ -26,10 +26,8 @@ TEST_P(NativeRmsNormTest, OneKernelMatchesTheDecomposedOps) {
   const std::vector<int64_t>& shape = GetParam();
   const Function function = testing::ParseMainFunction(RmsNormText(shape, "1e-06", 0.01));
   EXPECT_EQ(native::PlanFunction(FuseDecomposedFormsInPartition(function, NativeFusedForms())).kernels.size(), 1u);
-  const BackendPtr backend = BackendRegistry::Global().Find("native");
-  std::unique_ptr<Executable> executable = backend->Compile(function, testing::NativeTestOptions(2));
   const std::vector<Value> args = RandomArguments(function, 5);
-  const Value actual = InvokeExecutable(*executable, function, args);
+  const Value actual = testing::RunOnNative(function, args);
   const Comparison comparison = CompareValues(actual, Evaluate(function, args));
   EXPECT_TRUE(comparison.ok()) << comparison.first_mismatch;
   const Function other_epsilon = testing::ParseMainFunction(RmsNormText(shape, "0.1", 0.01));

@@ -51,7 +51,9 @@ NATIVE_INLINE void WeightedRowSum(int64_t count, const float* weights, const flo
   for (int64_t v = 0; v < kAttentionVectors; ++v) reinterpret_cast<AttentionVector*>(out)[v] = sums[v];
 }
 
-NATIVE_INLINE int64_t WholeChunks(int64_t count) { return (count + kAttentionLanes - 1) / kAttentionLanes * kAttentionLanes; }
+NATIVE_INLINE int64_t WholeChunks(int64_t count) {
+  return (count + kAttentionLanes - 1) / kAttentionLanes * kAttentionLanes;
+}
 
 // packed[r * padded + c] = view element (r, c) of `data` for r < rows, c < columns; 0 up to padded.
 NATIVE_INLINE void PackRows(const float* data, int64_t row_stride, int64_t column_stride, int64_t rows, int64_t columns,

@@ -7,3 +7,4 @@
 #include "native_pool.h"
 #include "native_rows.h"
 #include "native_runtime.h"
+#include "native_squeeze_excitation.h"
