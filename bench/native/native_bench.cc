@@ -5,6 +5,10 @@
 //                                        fused kernel vs memcpy of the same bytes (16 MB read,
 //                                        16 MB written; memcpy runs on one thread, so the
 //                                        fair comparison is threads = 1)
+//   native_bench fused [threads]         the fused attention, masked-softmax, squeeze-and-
+//                                        excitation and RMS-norm kernels against the decomposed
+//                                        ops they replace (the same function compiled without
+//                                        fusing the forms), gpt2/bert/efficientnet shapes
 //   native_bench zoo [threads] [runs] [models...]
 //                                        whole-model latency of zoo models compiled by native
 //
@@ -27,6 +31,10 @@
 #include "io/npz.h"
 #include "ir/type_inference.h"
 #include "ir/op_registry.h"
+#include "interpreter/interpreter.h"
+#include "parser/parser.h"
+#include "runtime/compare.h"
+#include "testing/fused_form_text.h"
 
 namespace collage {
 namespace {
@@ -102,6 +110,80 @@ void BenchElementwise(int threads) {
   std::printf("  native / memcpy bandwidth: %.0f%%\n", 100.0 * copy_summary.median / kernel.median);
 }
 
+// Times `function` compiled by native with its decomposed forms fused and without, interleaved
+// (the order alternating per run), after checking that both compute the same outputs.
+void BenchFusedAgainstDecomposed(const std::string& name, const Function& function, int threads) {
+  constexpr int kRuns = 41;
+  CompileOptions options;
+  options.threads = threads;
+  std::unique_ptr<Executable> fused = NativeBackend().Compile(function, options);
+  std::unique_ptr<Executable> decomposed = NativeBackend(native::CompilerConfig{}, false).Compile(function, options);
+  std::vector<Tensor> inputs;
+  for (const Value& value : RandomArguments(function, 1)) inputs.push_back(value.tensor());
+  const TensorTypeNode* result = AsTensorType(function->body->checked_type());
+  std::vector<Tensor> fused_out = {Tensor::Zeros(result->dtype, result->shape)};
+  std::vector<Tensor> decomposed_out = {Tensor::Zeros(result->dtype, result->shape)};
+  const auto time = [&](Executable& executable, std::vector<Tensor>& outputs) {
+    const auto start = Clock::now();
+    executable.Run(inputs, outputs);
+    return Seconds(start);
+  };
+  time(*fused, fused_out);
+  time(*decomposed, decomposed_out);
+  const Comparison comparison = CompareTensorLists(fused_out, decomposed_out);
+  if (!comparison.ok()) throw Error(name + ": fused and decomposed outputs differ: " + comparison.first_mismatch);
+  std::vector<double> fused_seconds;
+  std::vector<double> decomposed_seconds;
+  for (int run = 0; run < kRuns + 3; ++run) {  // the first 3 runs warm up
+    const bool fused_first = run % 2 == 0;
+    const double first = fused_first ? time(*fused, fused_out) : time(*decomposed, decomposed_out);
+    const double second = fused_first ? time(*decomposed, decomposed_out) : time(*fused, fused_out);
+    if (run < 3) continue;
+    fused_seconds.push_back(fused_first ? first : second);
+    decomposed_seconds.push_back(fused_first ? second : first);
+  }
+  const Summary fused_summary = Summarize(fused_seconds);
+  const Summary decomposed_summary = Summarize(decomposed_seconds);
+  std::printf("%-34s fused %8.3f ms (p10 %.3f, p90 %.3f)  decomposed %8.3f ms (p10 %.3f, p90 %.3f)  "
+              "decomposed/fused %.2fx\n",
+              name.c_str(), fused_summary.median * 1e3, fused_summary.p10 * 1e3, fused_summary.p90 * 1e3,
+              decomposed_summary.median * 1e3, decomposed_summary.p10 * 1e3, decomposed_summary.p90 * 1e3,
+              decomposed_summary.median / fused_summary.median);
+}
+
+void BenchFused(int threads) {
+  using testing::MaskKind;
+  std::printf("fused kernels against the decomposed ops, %d thread(s), medians of 41 interleaved runs\n", threads);
+  const std::vector<testing::AttentionShape> attentions = {
+      {"attention gpt2 1x12x64x64 select", 1, 12, 64, 64, 64, MaskKind::kSelect},
+      {"attention bert 1x12x128x64", 1, 12, 128, 128, 64, MaskKind::kNone},
+      {"attention 1x12x512x64 select", 1, 12, 512, 512, 64, MaskKind::kSelect},
+      {"attention 1 query x 512 keys additive", 1, 12, 1, 512, 64, MaskKind::kAdditive},
+  };
+  for (const testing::AttentionShape& shape : attentions) {
+    BenchFusedAgainstDecomposed(shape.name, ParseModule(testing::AttentionText(shape, 8.0)).main(), threads);
+  }
+  const std::vector<testing::SoftmaxShape> softmaxes = {
+      {"masked softmax 1x12x64x64 select", {1, 12, 64, 64}, {64, 64}, MaskKind::kSelect},
+      {"masked softmax 1x12x128x128 additive", {1, 12, 128, 128}, {128, 128}, MaskKind::kAdditive},
+      {"masked softmax 1x12x512x512 select", {1, 12, 512, 512}, {512, 512}, MaskKind::kSelect},
+  };
+  for (const testing::SoftmaxShape& shape : softmaxes) {
+    BenchFusedAgainstDecomposed(shape.name, ParseModule(testing::MaskedSoftmaxText(shape, 8.0)).main(), threads);
+  }
+  const std::vector<testing::SqueezeExcitationShape> blocks = {
+      {"squeeze-excitation 1x96x56x56 r4 silu", 1, 96, 56, 56, 4, true, false},
+      {"squeeze-excitation 1x1152x7x7 r48 silu", 1, 1152, 7, 7, 48, true, false},
+  };
+  for (const testing::SqueezeExcitationShape& shape : blocks) {
+    BenchFusedAgainstDecomposed(shape.name, ParseModule(testing::SqueezeExcitationText(shape)).main(), threads);
+  }
+  for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{1, 64, 768}, {1, 512, 4096}}) {
+    BenchFusedAgainstDecomposed("rms norm " + std::to_string(shape[1]) + "x" + std::to_string(shape[2]),
+                                ParseModule(testing::RmsNormText(shape, "1e-06", 0.001)).main(), threads);
+  }
+}
+
 std::filesystem::path ZooDir() {
   if (const char* cache = std::getenv("COLLAGE_CACHE_DIR"); cache && *cache) return std::filesystem::path(cache) / "zoo";
   const char* home = std::getenv("HOME");
@@ -162,6 +244,8 @@ int main(int argc, char** argv) {
   try {
     if (mode == "elementwise") {
       collage::BenchElementwise(threads);
+    } else if (mode == "fused") {
+      collage::BenchFused(threads);
     } else if (mode == "zoo") {
       const int runs = argc > 3 ? std::atoi(argv[3]) : 10;
       std::vector<std::string> models;
@@ -169,7 +253,8 @@ int main(int argc, char** argv) {
       if (models.empty()) models = {"mnist_cnn", "dcgan_generator", "squeezenet1_1", "mobilenet_v2", "resnet18"};
       for (const std::string& model : models) collage::BenchModel(model, threads, runs);
     } else {
-      std::fprintf(stderr, "usage: native_bench elementwise [threads] | zoo [threads] [runs] [models...]\n");
+      std::fprintf(stderr,
+                   "usage: native_bench elementwise [threads] | fused [threads] | zoo [threads] [runs] [models...]\n");
       return 2;
     }
   } catch (const collage::Error& error) {

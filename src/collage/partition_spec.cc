@@ -40,7 +40,20 @@ PartitionSpec MakePartitionSpec(const SupportDeclaration& declaration, const Sub
         backend + ".combine", rule,
         std::vector<std::shared_ptr<const CombinerRule>>{std::make_shared<AllSimpleCombinerRule>()}, config);
   }
-  auto valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", rule, config);
+  PartitionRulePtr valid = std::make_shared<OnlyValidPartitionRule>(backend + ".valid", rule, config);
+  if (!declaration.patterns.empty()) {
+    // A match of the backend's own table is one unit however deep it is (a decomposed layer norm
+    // or attention is 9 nodes deep): the depth bound keeps combining finite, so it bounds only
+    // what the combiner builds.
+    SubGraphConfig any_depth = config;
+    any_depth.max_depth = 0;
+    PartitionRulePtr whole_patterns = std::make_shared<OnlyValidPartitionRule>(
+        backend + ".patterns.valid", MakePatternTableRule(declaration), any_depth);
+    const bool patterns_only = seeds.size() == 1 && !declaration.fuses_like_fuse_ops;
+    valid = patterns_only ? whole_patterns
+                          : std::make_shared<UnionPartitionRule>(backend + ".candidates",
+                                                                 std::vector<PartitionRulePtr>{valid, whole_patterns});
+  }
   std::vector<PartitionLayouts> boundaries;
   for (Layout layout : declaration.boundary_layouts) boundaries.push_back(PartitionLayouts::Uniform(layout));
   boundaries.insert(boundaries.end(), declaration.mixed_boundary_layouts.begin(),

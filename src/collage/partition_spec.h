@@ -1,13 +1,16 @@
 // Phase 1: partition specs built from what backends declare (DESIGN §8, RFC "Phase 1").
 //
 // MakePartitionSpec composes the RFC's rule trees from a SupportDeclaration:
-//   pattern table only:          Primitive(OnlyValid(Union(Composite(DFPattern) per label)))
+//   pattern table only:          Primitive(OnlyValid(Union(Composite(DFPattern) per label)), any depth)
 //   op predicate (+ patterns):   Primitive(OnlyValid(Combine(Union(OpPredicate, patterns),
 //                                                            join anything)))
 //   FuseOps-like code generator: Primitive(OnlyValid(Combine(Union(OpCallByKind or
 //                                                            OpPredicate, patterns), FuseOps rules)))
 // where "patterns" is the Union of Composite(DFPattern) per label, so a Primitive partition
-// may call Composite functions of the backend's table. A Union of one rule is left out.
+// may call Composite functions of the backend's table. A Union of one rule is left out. Each
+// pattern match alone is also offered without the depth bound (OnlyValid(patterns) with
+// max_depth 0, in a Union with the above): the bound limits what combining builds, not the
+// size of a backend's own pattern.
 //   host:                        Host (tuples, projections and constants left to the host)
 #pragma once
 

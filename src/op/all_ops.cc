@@ -12,6 +12,8 @@ void RegisterAllOps(OpRegistry& registry) {
   RegisterConvolutionOps(registry);
   RegisterDenseOps(registry);
   RegisterNormalizationOps(registry);
+  RegisterAttentionOps(registry);
+  RegisterSqueezeExcitationOps(registry);
   RegisterPoolingOps(registry);
   RegisterImageOps(registry);
   RegisterIndexingOps(registry);

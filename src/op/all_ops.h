@@ -14,7 +14,9 @@ void RegisterTransformOps(OpRegistry& registry);    // transform.cc: reshape, tr
 void RegisterNNOps(OpRegistry& registry);           // nn.cc: pad
 void RegisterConvolutionOps(OpRegistry& registry);  // nn_convolution.cc: conv2d, conv2d_transpose
 void RegisterDenseOps(OpRegistry& registry);        // nn_dense.cc: dense, matmul, batch_matmul, bias_add
-void RegisterNormalizationOps(OpRegistry& registry);  // nn_normalization.cc: batch_norm, layer_norm, softmax
+void RegisterNormalizationOps(OpRegistry& registry);  // nn_normalization.cc: batch_norm, layer/rms_norm, softmax
+void RegisterAttentionOps(OpRegistry& registry);    // nn_attention.cc: masked_softmax, attention
+void RegisterSqueezeExcitationOps(OpRegistry& registry);  // nn_squeeze_excitation.cc: squeeze_excitation
 void RegisterPoolingOps(OpRegistry& registry);      // nn_pooling.cc: max/avg, global and adaptive pools
 void RegisterImageOps(OpRegistry& registry);        // image.cc: resize, grid_sample
 void RegisterIndexingOps(OpRegistry& registry);     // indexing.cc: gather/scatter elements and nd, one_hot

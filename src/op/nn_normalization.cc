@@ -1,5 +1,6 @@
 // Normalizations along one axis: nn.batch_norm (inference form, with moving statistics),
-// nn.layer_norm (statistics over the single axis `axis`), nn.softmax and nn.log_softmax
+// nn.layer_norm (statistics over the single axis `axis`), nn.rms_norm (root mean square over
+// `axis`, no centering), nn.softmax and nn.log_softmax
 // (numerically stable: the maximum is subtracted before exponentiating), and nn.lrn (across
 // neighbouring channels).
 #include <algorithm>
@@ -90,6 +91,32 @@ void LayerNormKernel(const std::vector<Tensor>& args, const Attrs& attrs, Tensor
       for (int64_t e = 0; e < split.extent; ++e) {
         const int64_t index = split.FlatIndex(outer, e, inner);
         output[index] = static_cast<float>((data[index] - mean) * inverse_deviation * gamma[e] + beta[e]);
+      }
+    }
+  }
+}
+
+Type RmsNormRelation(const std::vector<Type>& arg_types, const Attrs& attrs) {
+  return PerAxisParametersRelation(arg_types, attrs, 1, {"gamma"});
+}
+
+void RmsNormKernel(const std::vector<Tensor>& args, const Attrs& attrs, Tensor& result) {
+  const AxisSplit split = SplitAtAxisAttr(args[0], attrs);
+  const double epsilon = attrs.GetFloat("epsilon");
+  const float* data = args[0].data<float>();
+  const float* gamma = args[1].data<float>();
+  float* output = result.data<float>();
+  for (int64_t outer = 0; outer < split.outer; ++outer) {
+    for (int64_t inner = 0; inner < split.inner; ++inner) {
+      double squares = 0.0;
+      for (int64_t e = 0; e < split.extent; ++e) {
+        const double value = data[split.FlatIndex(outer, e, inner)];
+        squares += value * value;
+      }
+      const double inverse_root = 1.0 / std::sqrt(squares / static_cast<double>(split.extent) + epsilon);
+      for (int64_t e = 0; e < split.extent; ++e) {
+        const int64_t index = split.FlatIndex(outer, e, inner);
+        output[index] = static_cast<float>(data[index] * inverse_root * gamma[e]);
       }
     }
   }
@@ -193,6 +220,15 @@ void RegisterNormalizationOps(OpRegistry& registry) {
       .Pattern(OpPatternKind::kOutEWiseFusable)
       .Relation(LayerNormRelation)
       .Kernel(MakeF32Kernel("nn.layer_norm", LayerNormRelation, LayerNormKernel));
+
+  registry.Register("nn.rms_norm")
+      .Describe("RMS normalization over the single axis `axis`: data / sqrt(mean(data^2) + epsilon) * gamma")
+      .Args({"data", "gamma"})
+      .Attr("axis", AttrKind::kInt, int64_t{-1})
+      .Attr("epsilon", AttrKind::kFloat, 1e-6)
+      .Pattern(OpPatternKind::kOutEWiseFusable)
+      .Relation(RmsNormRelation)
+      .Kernel(MakeF32Kernel("nn.rms_norm", RmsNormRelation, RmsNormKernel));
 
   registry.Register("nn.softmax")
       .Describe("softmax along axis")

@@ -17,6 +17,15 @@ namespace {
 
 using collage_testing::GraphOf;
 
+// The printed pattern table of PatternTableDeclaration, indented by `indent` spaces.
+std::string PatternTableText(size_t indent) {
+  const std::string pad(indent, ' ');
+  return pad + "UnionPartitionRule(lib.patterns)\n" + pad + "  CompositePartitionRule(lib.conv2d_bias_relu)\n" + pad +
+         "    DFPatternPartitionRule(lib.conv2d_bias_relu, nn.relu(nn.bias_add(nn.conv2d(*, *), *)))\n" + pad +
+         "  CompositePartitionRule(lib.conv2d_bias)\n" + pad +
+         "    DFPatternPartitionRule(lib.conv2d_bias, nn.bias_add(nn.conv2d(*, *), *))\n";
+}
+
 SupportDeclaration PatternTableDeclaration() {
   SupportDeclaration declaration;
   declaration.backend = "lib";
@@ -31,12 +40,8 @@ TEST(PartitionSpecTest, PatternTableSpecPrintsTheRfcComposition) {
   EXPECT_EQ(MakePartitionSpec(PatternTableDeclaration()).ToString(),
             "PartitionSpec(lib, backend=lib)\n"
             "  PrimitivePartitionRule(lib)\n"
-            "    OnlyValidPartitionRule(lib.valid, max_exits=1 allow_taps=false max_depth=6)\n"
-            "      UnionPartitionRule(lib.patterns)\n"
-            "        CompositePartitionRule(lib.conv2d_bias_relu)\n"
-            "          DFPatternPartitionRule(lib.conv2d_bias_relu, nn.relu(nn.bias_add(nn.conv2d(*, *), *)))\n"
-            "        CompositePartitionRule(lib.conv2d_bias)\n"
-            "          DFPatternPartitionRule(lib.conv2d_bias, nn.bias_add(nn.conv2d(*, *), *))\n");
+            "    OnlyValidPartitionRule(lib.patterns.valid, max_exits=1 allow_taps=false max_depth=unlimited)\n" +
+                PatternTableText(6));
 }
 
 TEST(PartitionSpecTest, MixedDeclarationUnionsOpsAndPatternsUnderFuseOpsRules) {
@@ -46,20 +51,19 @@ TEST(PartitionSpecTest, MixedDeclarationUnionsOpsAndPatternsUnderFuseOpsRules) {
   EXPECT_EQ(MakePartitionSpec(declaration).ToString(),
             "PartitionSpec(lib, backend=lib)\n"
             "  PrimitivePartitionRule(lib)\n"
-            "    OnlyValidPartitionRule(lib.valid, max_exits=1 allow_taps=false max_depth=6)\n"
-            "      CombinePartitionRule(lib.combine, max_exits=1 allow_taps=false max_depth=6, "
+            "    UnionPartitionRule(lib.candidates)\n"
+            "      OnlyValidPartitionRule(lib.valid, max_exits=1 allow_taps=false max_depth=6)\n"
+            "        CombinePartitionRule(lib.combine, max_exits=1 allow_taps=false max_depth=6, "
             "[AllSimpleCombinerRule(ByKindSimpleCombinerRule(OutEWiseFusable -> Broadcast), "
             "ByKindSimpleCombinerRule(Broadcast -> CommReduce), ByKindSimpleCombinerRule(Injective -> Injective)), "
             "TupleArgCombinerRule, TupleProjCombinerRule, ConstantCombinerRule])\n"
-            "        UnionPartitionRule(lib.seeds)\n"
-            "          OpPredicatePartitionRule(lib.ops)\n"
-            "          UnionPartitionRule(lib.patterns)\n"
-            "            CompositePartitionRule(lib.conv2d_bias_relu)\n"
-            "              DFPatternPartitionRule(lib.conv2d_bias_relu, nn.relu(nn.bias_add(nn.conv2d(*, *), *)))\n"
-            "            CompositePartitionRule(lib.conv2d_bias)\n"
-            "              DFPatternPartitionRule(lib.conv2d_bias, nn.bias_add(nn.conv2d(*, *), *))\n");
+            "          UnionPartitionRule(lib.seeds)\n"
+            "            OpPredicatePartitionRule(lib.ops)\n" +
+                PatternTableText(12) +
+                "      OnlyValidPartitionRule(lib.patterns.valid, max_exits=1 allow_taps=false max_depth=unlimited)\n" +
+                PatternTableText(8));
   declaration.supports_op = nullptr;
-  EXPECT_NE(MakePartitionSpec(declaration).ToString().find("          OpCallByKindPartitionRule(lib.ops)\n"),
+  EXPECT_NE(MakePartitionSpec(declaration).ToString().find("            OpCallByKindPartitionRule(lib.ops)\n"),
             std::string::npos);
 }
 
@@ -91,6 +95,31 @@ TEST(PartitionSpecTest, PatternCandidatesArePrimitivesCallingComposites) {
             "label=lib.conv2d_bias_relu [Composite=\"lib.conv2d_bias_relu\" {2, 4, 5} kind=OutEWiseFusable depth=3 "
             "exits={5} label=lib.conv2d_bias_relu]]");
   EXPECT_EQ(candidates[1].sub_graph().inside().ToString(), "{2, 4}");
+}
+
+// A pattern deeper than the combiner's bound is offered whole; what the combiner builds stays
+// within the bound.
+TEST(PartitionSpecTest, DeepPatternsAreOfferedWhole) {
+  std::string chain = "%x";
+  for (int i = 0; i < 8; ++i) chain = "nn.relu(" + chain + ")";
+  SupportDeclaration declaration;
+  declaration.backend = "lib";
+  declaration.supports_op = [](const CallNode&) { return true; };
+  declaration.fuses_like_fuse_ops = true;
+  std::string pattern = "*";
+  for (int i = 0; i < 8; ++i) pattern = "nn.relu(" + pattern + ")";
+  declaration.patterns = {{"lib.deep", ParsePattern(pattern), {}}};
+  const DataflowGraph graph = GraphOf(ParseModule("def @main(%x: Tensor[(4), f32]) { " + chain + " }").main());
+  size_t deep = 0;
+  for (const CandidatePartition& candidate : MakePartitionSpec(declaration).AllCandidates(graph)) {
+    if (candidate.sub_graph().label() == "lib.deep") {
+      ++deep;
+      EXPECT_EQ(candidate.sub_graph().depth(), 8u);
+    } else {
+      EXPECT_LE(candidate.sub_graph().depth(), DefaultSubGraphConfig().max_depth);
+    }
+  }
+  EXPECT_EQ(deep, 1u);
 }
 
 // The functions called from `function`'s body: "Compiler:symbol" or "Composite:label", nested

@@ -1,5 +1,6 @@
 #include "backend/native/anchor_codegen.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -156,6 +157,150 @@ std::string EmitLayerNorm(const AnchorCall& c) {
          ");";
 }
 
+std::string EmitRmsNorm(const AnchorCall& c) {
+  return "native::RmsNormRows(" + RowShapeLiteral(c.call) + ", " + c.inputs[0] + ", " + c.inputs[1] + ", " +
+         FloatLiteral(c.call.attrs.GetFloat("epsilon")) + ", " + c.threads + ", " + c.epilogue + ");";
+}
+
+std::string EmitSqueezeExcitation(const AnchorCall& c) {
+  const Shape& data = ArgType(c.call, 0).shape;
+  const Attrs& attrs = c.call.attrs;
+  const std::string silu = attrs.GetString("activation") == "silu" ? "true" : "false";
+  const std::string hard = attrs.GetString("gate") == "hard_sigmoid" ? "true" : "false";
+  return "native::SqueezeExcitation<" + silu + ", " + hard + ">(native::SqueezeExcitationShape{" +
+         List({data[0], data[1], data[2] * data[3], ArgType(c.call, 1).shape[0]}) + "}, " + c.inputs[0] + ", " +
+         c.inputs[1] + ", " + c.inputs[2] + ", " + c.inputs[3] + ", " + c.inputs[4] + ", " +
+         FloatLiteral(attrs.GetFloat("gate_slope")) + ", " + FloatLiteral(attrs.GetFloat("gate_offset")) + ", " +
+         c.threads + ", " + c.epilogue + ");";
+}
+
+// A mask argument's element type in the runtime ("native::NoMask" when absent).
+std::string MaskType(const CallNode& call, size_t arg) {
+  if (call.args.size() <= arg) return "native::NoMask";
+  return ArgType(call, arg).dtype == DType::kBool ? "bool" : "float";
+}
+
+std::string MaskPointer(const AnchorCall& c, size_t arg) {
+  return c.call.args.size() > arg ? c.inputs[arg] : "static_cast<const native::NoMask*>(nullptr)";
+}
+
+std::string EmitMaskedSoftmax(const AnchorCall& c) {
+  const Shape& data = ArgType(c.call, 0).shape;
+  const int64_t extent = data.back();
+  const int64_t rows = extent == 0 ? 0 : NumElements(data) / extent;
+  std::string mask_row = "index_t{0}";
+  int64_t column_stride = 0;
+  if (c.call.args.size() > 1) {
+    const Shape& mask = ArgType(c.call, 1).shape;
+    mask_row = BroadcastIndexExpr(mask, data, "(r * " + IndexLiteral(extent) + ")");
+    column_stride = !mask.empty() && mask.back() != 1 ? 1 : 0;
+  }
+  return "native::MaskedSoftmaxRows(" + std::to_string(rows) + ", " + std::to_string(extent) + ", " + c.inputs[0] +
+         ", " + FloatLiteral(c.call.attrs.GetFloat("scale")) + ", " + MaskPointer(c, 1) +
+         ", [](index_t r) { (void)r; return static_cast<int64_t>(" + mask_row + "); }, " +
+         "std::integral_constant<int64_t, " + std::to_string(column_stride) + ">{}, " +
+         FloatLiteral(c.call.attrs.GetFloat("masked_value")) + ", " + c.threads + ", " + c.epilogue + ");";
+}
+
+// A (batch..., rows, columns) view of a tensor: the element offset of every batch (row-major
+// over the batch axes) and the row and column strides.
+struct ViewStrides {
+  std::vector<int64_t> batch_offsets;
+  int64_t row_stride = 0;
+  int64_t column_stride = 0;
+};
+
+// The view whose axis d steps `view_strides[d]` elements, over the batch axes `batch`.
+ViewStrides StridesOfView(const std::vector<int64_t>& view_strides, const Shape& batch) {
+  ViewStrides view;
+  const size_t rank = view_strides.size();
+  for (int64_t b = 0; b < std::max<int64_t>(NumElements(batch), 1); ++b) {
+    int64_t offset = 0;
+    int64_t rest = b;
+    for (size_t d = batch.size(); d-- > 0;) {
+      offset += rest % batch[d] * view_strides[d];
+      rest /= batch[d];
+    }
+    view.batch_offsets.push_back(offset);
+  }
+  view.row_stride = view_strides[rank - 2];
+  view.column_stride = view_strides[rank - 1];
+  return view;
+}
+
+// Strides of transpose(operand, axes) for a row-major operand: view axis d steps operand axis axes[d].
+std::vector<int64_t> TransposedStrides(const Shape& operand, const std::vector<int64_t>& axes) {
+  const std::vector<int64_t> strides = RowMajorStrides(operand);
+  std::vector<int64_t> view;
+  for (int64_t axis : axes) view.push_back(strides[static_cast<size_t>(axis)]);
+  return view;
+}
+
+std::string ViewLiteral(const std::string& name, const std::string& type, const std::string& data,
+                        const ViewStrides& view, std::string& declarations) {
+  declarations += "const int64_t " + name + "_offsets[] = {" + List(view.batch_offsets) + "}; ";
+  return "native::StridedView<" + type + ">{" + data + ", " + name + "_offsets, " + std::to_string(view.row_stride) +
+         ", " + std::to_string(view.column_stride) + "}";
+}
+
+// The shape of transpose(reshape(operand, <name>_shape), <name>_axes).
+Shape ViewedShape(const Attrs& attrs, const std::string& name) {
+  const Shape& shape = attrs.GetInts(name + "_shape");
+  Shape viewed;
+  for (int64_t axis : attrs.GetInts(name + "_axes")) viewed.push_back(shape[static_cast<size_t>(axis)]);
+  return viewed;
+}
+
+std::string EmitAttention(const AnchorCall& c) {
+  const Attrs& attrs = c.call.attrs;
+  const size_t rank = attrs.GetInts("output_axes").size();
+  std::vector<std::vector<int64_t>> views;
+  for (const char* name : {"query", "key", "value"}) {
+    const std::string prefix(name);
+    views.push_back(TransposedStrides(attrs.GetInts(prefix + "_shape"), attrs.GetInts(prefix + "_axes")));
+  }
+  // The product (batch..., Sq, Dv) is transposed (its axis p is the result's axis d with
+  // output_axes[d] = p), then reshaped, which keeps the row-major linear indices.
+  const std::vector<int64_t>& output_axes = attrs.GetInts("output_axes");
+  Shape product = ViewedShape(attrs, "query");
+  product.back() = ViewedShape(attrs, "value").back();
+  Shape transposed(rank);
+  for (size_t d = 0; d < rank; ++d) transposed[d] = product[static_cast<size_t>(output_axes[d])];
+  const std::vector<int64_t> transposed_strides = RowMajorStrides(transposed);
+  std::vector<int64_t> product_strides(rank);
+  for (size_t d = 0; d < rank; ++d) product_strides[static_cast<size_t>(output_axes[d])] = transposed_strides[d];
+  const Shape batch(product.begin(), product.end() - 2);
+  const int64_t queries = product[rank - 2];
+  const int64_t value_depth = product[rank - 1];
+  const int64_t depth = ViewedShape(attrs, "query").back();
+  const int64_t keys = ViewedShape(attrs, "key").back();
+  // The mask's strides over the logits (batch..., queries, keys): zero where it broadcasts.
+  std::vector<int64_t> mask_strides(rank, 0);
+  if (c.call.args.size() > 3) {
+    const Shape& mask = ArgType(c.call, 3).shape;
+    const std::vector<int64_t> strides = RowMajorStrides(mask);
+    for (size_t d = 0; d < mask.size(); ++d) {
+      if (mask[d] != 1) mask_strides[rank - mask.size() + d] = strides[d];
+    }
+  }
+  std::string declarations;
+  const auto float_view = [&](const std::string& name, size_t arg) {
+    return ViewLiteral(name, "float", c.inputs[arg], StridesOfView(views[arg], batch), declarations);
+  };
+  const std::string query_view = float_view("query", 0);
+  const std::string key_view = float_view("key", 1);
+  const std::string value_view = float_view("value", 2);
+  const std::string mask_view =
+      ViewLiteral("mask", MaskType(c.call, 3), MaskPointer(c, 3), StridesOfView(mask_strides, batch), declarations);
+  const std::string output_view =
+      ViewLiteral("output", "float", "nullptr", StridesOfView(product_strides, batch), declarations);
+  return declarations + "native::Attention(native::AttentionShape{" +
+         List({NumElements(batch), queries, keys, depth, value_depth}) + "}, " + query_view +
+         ", " + key_view + ", " + value_view + ", " + mask_view + ", " + output_view + ", " +
+         FloatLiteral(attrs.GetFloat("scale")) + ", " + FloatLiteral(attrs.GetFloat("masked_value")) + ", " +
+         c.threads + ", " + c.epilogue + ");";
+}
+
 // Reductions: the input element of (output o, reduced position r) through the kept and the
 // reduced coordinates.
 std::string EmitReduce(const AnchorCall& c, const std::string& op, bool single_axis) {
@@ -188,8 +333,9 @@ std::string EmitReduce(const AnchorCall& c, const std::string& op, bool single_a
 
 struct AnchorDef {
   AnchorInput input;
-  bool float_only;
+  bool float_only;  // every argument f32 (but for a trailing mask argument, see masked_arg)
   std::function<std::string(const AnchorCall&)> emit;
+  int masked_arg = -1;  // the argument that may also be bool
 };
 
 const std::map<std::string, AnchorDef>& Anchors() {
@@ -212,6 +358,10 @@ const std::map<std::string, AnchorDef>& Anchors() {
       {"nn.softmax", {kPointer, true, [](const AnchorCall& c) { return EmitSoftmax(c, "kSoftmax"); }}},
       {"nn.log_softmax", {kPointer, true, [](const AnchorCall& c) { return EmitSoftmax(c, "kLogSoftmax"); }}},
       {"nn.layer_norm", {kPointer, true, EmitLayerNorm}},
+      {"nn.rms_norm", {kPointer, true, EmitRmsNorm}},
+      {"nn.squeeze_excitation", {kPointer, true, EmitSqueezeExcitation}},
+      {"nn.masked_softmax", {kPointer, true, EmitMaskedSoftmax, 1}},
+      {"nn.attention", {kPointer, true, EmitAttention, 3}},
       {"sum", {kAccessor, false, reduce("kSum", false)}},
       {"mean", {kAccessor, false, reduce("kMean", false)}},
       {"max", {kAccessor, false, reduce("kMax", false)}},
@@ -232,7 +382,9 @@ bool HasAnchorKernel(const CallNode& call) {
   if (!AsTensorType(call.checked_type())) return false;
   for (size_t arg = 0; arg < call.args.size(); ++arg) {
     const TensorTypeNode* type = AsTensorType(call.args[arg]->checked_type());
-    if (type == nullptr || (it->second.float_only && type->dtype != DType::kF32)) return false;
+    if (type == nullptr) return false;
+    const bool bool_mask = static_cast<int>(arg) == it->second.masked_arg && type->dtype == DType::kBool;
+    if (it->second.float_only && type->dtype != DType::kF32 && !bool_mask) return false;
   }
   return true;
 }

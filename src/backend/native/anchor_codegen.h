@@ -1,6 +1,7 @@
 // Code generation of anchor ops: ops computed by a kernel template of the runtime headers
 // (GEMM-based dense/matmul/conv2d, direct depthwise and transposed convolution, pooling,
-// softmax/layer_norm row kernels, reductions) rather than element by element. The generated
+// softmax/masked-softmax/layer_norm/rms_norm row kernels, fused attention and
+// squeeze-and-excitation, reductions) rather than element by element. The generated
 // call hands the template the anchor's inputs and an epilogue functor `epilogue(i, value)`
 // that receives each output element (linear index i) once, so fused element-wise consumers
 // are computed in the anchor's output loop.

@@ -4,6 +4,7 @@
 #include "backend/native/execution_planner.h"
 #include "backend/native/kernel_cache.h"
 #include "backend/openmp_wait_settings.h"
+#include "ir/op_registry.h"
 #include "pass/fused_forms/decomposed_forms.h"
 #include "support/error.h"
 
@@ -34,16 +35,39 @@ SupportDeclaration NativeBackend::Support() const {
   declaration.supports_op = [](const CallNode&) { return true; };
   declaration.fuses_like_fuse_ops = true;
   declaration.boundary_layouts = BoundaryLayouts();
-  // Element-wise forms fuse into one loop anyway; a decomposed layer norm's two reductions
-  // would split it into several kernels.
-  const DecomposedForm& layer_norm = DecomposedFormNamed("layer_norm");
-  declaration.patterns.push_back({name() + ".layer_norm", layer_norm.pattern, layer_norm.accepts});
+  // Element-wise forms fuse into one loop anyway; a decomposed layer or RMS norm's reductions, a
+  // masked softmax's mask, attention's products and squeeze-and-excitation's pooling and 1x1
+  // layers would split them into several kernels.
+  for (const char* form_name :
+       {"layer_norm", "rms_norm", "squeeze_excitation", "scaled_dot_product_attention", "scaled_masked_softmax"}) {
+    const DecomposedForm& form = DecomposedFormNamed(form_name);
+    declaration.patterns.push_back({name() + "." + form_name, form.pattern, AcceptsUnder(form, NativeFormConditions())});
+  }
   return declaration;
 }
 
 const std::vector<std::string>& NativeFusedForms() {
-  static const std::vector<std::string> forms = {"layer_norm", "gelu_erf", "gelu_tanh", "silu", "hard_swish"};
+  // Attention before the masked softmax inside it: the rewriter offers matches in this order.
+  // Squeeze-and-excitation before the SiLU inside it.
+  static const std::vector<std::string> forms = {
+      "layer_norm", "rms_norm", "squeeze_excitation", "gelu_erf", "gelu_tanh", "silu", "hard_swish",
+      "scaled_dot_product_attention", "scaled_masked_softmax"};
   return forms;
+}
+
+const std::map<std::string, MatchPredicate>& NativeFormConditions() {
+  // The attention kernel keeps a block of query rows' logits per thread: up to kMaxAttentionKeys keys.
+  static const std::map<std::string, MatchPredicate> conditions = {
+      {"scaled_dot_product_attention", [](const PatternMatch& match) {
+         for (const Expr& expr : match.inside) {
+           const auto* call = As<CallNode>(expr);
+           if (call == nullptr || call->op() == nullptr || call->op()->name != "nn.softmax") continue;
+           const TensorTypeNode* type = AsTensorType(expr->checked_type());
+           if (type == nullptr || type->shape.empty() || type->shape.back() > kMaxAttentionKeys) return false;
+         }
+         return true;
+       }}};
+  return conditions;
 }
 
 BackendPerformance NativeBackend::Performance() const {
@@ -74,7 +98,9 @@ std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>
       // A channels-last boundary becomes transposes that fuse into the first and last kernels.
       DeclaredBoundaryLayoutsOf(functions[f], name(), BoundaryLayouts());
       planned[f] =
-          native::PlanFunction(FuseDecomposedFormsInPartition(WithPlainBody(functions[f]), NativeFusedForms()));
+          native::PlanFunction(FuseDecomposedFormsInPartition(
+              WithPlainBody(functions[f]), fuse_decomposed_forms_ ? NativeFusedForms() : std::vector<std::string>{},
+              NativeFormConditions()));
     } catch (const Error& error) {
       results[f].error = error.what();
       continue;

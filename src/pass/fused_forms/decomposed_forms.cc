@@ -252,16 +252,20 @@ Expr ChannelVector(const Expr& bound, int64_t channels, double fill) {
   return MakeConstant(std::move(vector));
 }
 
-Expr FuseLayerNorm(const Bindings& bindings) {
-  const Expr x = bindings.Get("ln_x");
+// `op`(x, its per-channel vectors...) over the last axis of the form's x with its epsilon; the
+// sub-patterns are <prefix>_x, <prefix>_epsilon and <prefix>_<vector>, an absent vector filled.
+Expr FuseLastAxisNorm(const Bindings& bindings, const std::string& op, const std::string& prefix,
+                      const std::vector<std::pair<std::string, double>>& vectors) {
+  const Expr x = bindings.Get(prefix + "_x");
   const int64_t channels = TensorTypeOfExpr(x)->shape.back();
   Attrs attrs;
   attrs.Set("axis", int64_t{-1});
-  attrs.Set("epsilon", *ScalarValue(bindings.Get("ln_epsilon")));
-  return CallOp("nn.layer_norm",
-                {x, ChannelVector(bindings.Get("ln_gamma"), channels, 1.0),
-                 ChannelVector(bindings.Get("ln_beta"), channels, 0.0)},
-                attrs);
+  attrs.Set("epsilon", *ScalarValue(bindings.Get(prefix + "_epsilon")));
+  std::vector<Expr> args = {x};
+  for (const auto& [name, fill] : vectors) {
+    args.push_back(ChannelVector(bindings.Get(prefix + "_" + name), channels, fill));
+  }
+  return CallOp(op, args, attrs);
 }
 
 bool IsF32(const Expr& expr) {
@@ -270,6 +274,207 @@ bool IsF32(const Expr& expr) {
 }
 
 Expr UnaryCall(const std::string& op, const Expr& x, Attrs attrs = {}) { return CallOp(op, {x}, attrs); }
+
+const CallNode* CallOfOp(const Expr& expr, const std::string& op) {
+  const auto* call = As<CallNode>(expr);
+  const auto* callee = call != nullptr ? As<OpNode>(call->callee) : nullptr;
+  return callee != nullptr && callee->name() == op ? call : nullptr;
+}
+
+// Logits as the forms write them: `values` multiplied or divided by a scalar constant, or not.
+struct ScaledValues {
+  Expr values;
+  double scale = 1.0;
+};
+
+// Peels a multiplication or division by a scalar constant inside the match off `expr`.
+ScaledValues PeelScale(const Expr& expr, const PatternMatch& match) {
+  if (!match.IsInside(expr)) return {expr, 1.0};
+  for (const char* op : {"multiply", "divide"}) {
+    const CallNode* call = CallOfOp(expr, op);
+    if (call == nullptr) continue;
+    for (size_t side = 0; side < 2; ++side) {
+      const std::optional<double> constant = ScalarValue(call->args[side]);
+      if (!constant || (side == 0 && std::string(op) == "divide")) continue;
+      return {call->args[1 - side], std::string(op) == "divide" ? 1.0 / *constant : *constant};
+    }
+  }
+  return {expr, 1.0};
+}
+
+// The input of a softmax, as the forms write it: logits, plus an additive mask, or with a
+// scalar where a select mask holds (where(mask, masked_value, logits)).
+struct MaskedLogits {
+  Expr logits;
+  Expr mask;  // null: none
+  double masked_value = 0.0;
+};
+
+// `expr` is one of the form's logits (a product or a scaled product, inside the match).
+bool IsFormLogits(const Expr& expr, const PatternMatch& match) {
+  return match.IsInside(expr) &&
+         (CallOfOp(expr, "multiply") || CallOfOp(expr, "divide") || CallOfOp(expr, "nn.matmul"));
+}
+
+std::optional<MaskedLogits> PeelMask(const Expr& expr, const PatternMatch& match) {
+  if (!match.IsInside(expr)) return MaskedLogits{expr, nullptr};
+  if (const CallNode* add = CallOfOp(expr, "add")) {
+    const bool second_is_logits = IsFormLogits(add->args[1], match) && !IsFormLogits(add->args[0], match);
+    return MaskedLogits{add->args[second_is_logits ? 1 : 0], add->args[second_is_logits ? 0 : 1]};
+  }
+  if (const CallNode* where = CallOfOp(expr, "where")) {
+    const std::optional<double> fill = ScalarValue(where->args[1]);
+    const TensorTypeNode* condition = TensorTypeOfExpr(where->args[0]);
+    if (!fill || condition == nullptr || condition->dtype != DType::kBool) return std::nullopt;
+    return MaskedLogits{where->args[2], where->args[0], *fill};
+  }
+  return MaskedLogits{expr, nullptr};
+}
+
+// `call`, type-checked, when its operands (typed, or constants made for it) make it well typed;
+// nullptr otherwise.
+Expr TypeChecked(Expr call) {
+  try {
+    for (const Expr& arg : As<CallNode>(call)->args) {
+      if (As<ConstantNode>(arg) != nullptr && !arg->checked_type()) InferNodeType(arg);
+    }
+    InferNodeType(call);
+  } catch (const TypeError&) {
+    return nullptr;
+  }
+  return call;
+}
+
+Attrs MaskAttrs(double scale, const MaskedLogits& masked) {
+  Attrs attrs;
+  attrs.Set("scale", scale);
+  attrs.Set("masked_value", masked.masked_value);
+  return attrs;
+}
+
+Expr FuseMaskedSoftmax(const Bindings& bindings) {
+  const PatternMatch& match = bindings.match();
+  const std::optional<MaskedLogits> masked = PeelMask(As<CallNode>(match.root)->args[0], match);
+  if (!masked) return nullptr;
+  const ScaledValues scaled = PeelScale(masked->logits, match);
+  std::vector<Expr> args = {scaled.values};
+  if (masked->mask) args.push_back(masked->mask);
+  const Expr fused = TypeChecked(CallOp("nn.masked_softmax", args, MaskAttrs(scaled.scale, *masked)));
+  return fused && TypeEqual(fused->checked_type(), match.root->checked_type()) ? fused : nullptr;
+}
+
+// The operand of a head split (transpose(reshape(x))), the reshape's shape and the axes.
+struct HeadsOperand {
+  Expr operand;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> axes;
+};
+
+std::optional<HeadsOperand> HeadsOf(const Expr& expr) {
+  const CallNode* transpose = CallOfOp(expr, "transpose");
+  const CallNode* reshape = transpose != nullptr ? CallOfOp(transpose->args[0], "reshape") : nullptr;
+  const TensorTypeNode* viewed = reshape != nullptr ? TensorTypeOfExpr(transpose->args[0]) : nullptr;
+  if (viewed == nullptr || !transpose->attrs.Has("axes")) return std::nullopt;
+  return HeadsOperand{reshape->args[0], viewed->shape, transpose->attrs.GetInts("axes")};
+}
+
+// reshape(transpose(matmul(softmax(masked logits of matmul(query heads, key heads)), value heads)))
+// as nn.attention(query, key, value[, mask]), the head splits' reshapes and transposes and the
+// merge folded into the op's views.
+Expr FuseAttention(const Bindings& bindings) {
+  const PatternMatch& match = bindings.match();
+  const auto* merge = As<CallNode>(match.root);
+  const CallNode* output = CallOfOp(merge->args[0], "transpose");
+  const CallNode* weighted = output != nullptr ? CallOfOp(output->args[0], "nn.matmul") : nullptr;
+  const CallNode* softmax = weighted != nullptr ? CallOfOp(weighted->args[0], "nn.softmax") : nullptr;
+  if (softmax == nullptr || !output->attrs.Has("axes")) return nullptr;
+  const std::optional<MaskedLogits> masked = PeelMask(softmax->args[0], match);
+  if (!masked) return nullptr;
+  const ScaledValues scores = PeelScale(masked->logits, match);
+  const CallNode* product = CallOfOp(scores.values, "nn.matmul");
+  if (product == nullptr) return nullptr;
+  const ScaledValues query_heads = PeelScale(product->args[0], match);
+  const std::optional<HeadsOperand> query = HeadsOf(query_heads.values);
+  const std::optional<HeadsOperand> key = HeadsOf(product->args[1]);
+  const std::optional<HeadsOperand> value = HeadsOf(weighted->args[1]);
+  if (!query || !key || !value) return nullptr;
+  Attrs attrs = MaskAttrs(scores.scale * query_heads.scale, *masked);
+  for (const auto& [name, heads] : {std::pair{"query", *query}, std::pair{"key", *key}, std::pair{"value", *value}}) {
+    attrs.Set(std::string(name) + "_shape", heads.shape);
+    attrs.Set(std::string(name) + "_axes", heads.axes);
+  }
+  attrs.Set("output_axes", output->attrs.GetInts("axes"));
+  const TensorTypeNode* merged = TensorTypeOfExpr(match.root);
+  if (merged == nullptr) return nullptr;
+  attrs.Set("output_shape", merged->shape);
+  std::vector<Expr> args = {query->operand, key->operand, value->operand};
+  if (masked->mask) args.push_back(masked->mask);
+  const Expr attention = TypeChecked(CallOp("nn.attention", args, attrs));
+  return attention && TypeEqual(attention->checked_type(), match.root->checked_type()) ? attention : nullptr;
+}
+
+// One 1x1 convolution of one group (stride 1, no padding) and its per-channel bias, as
+// bias_add(conv2d(input, weight), bias) or add(conv2d(input, weight), bias of shape (O, 1, 1)).
+struct PointwiseLayer {
+  Expr input;
+  Expr weight;
+  Expr bias;  // an (O) vector
+};
+
+std::optional<PointwiseLayer> PointwiseLayerOf(const Expr& expr) {
+  const CallNode* bias_add = CallOfOp(expr, "nn.bias_add");
+  const CallNode* add = CallOfOp(expr, "add");
+  const CallNode* biased = bias_add != nullptr ? bias_add : add;
+  const CallNode* conv = biased != nullptr ? CallOfOp(biased->args[0], "nn.conv2d") : nullptr;
+  if (conv == nullptr) return std::nullopt;
+  const Tensor* weight = ConstantTensor(conv->args[1]);
+  const Tensor* bias = ConstantTensor(biased->args[1]);
+  if (weight == nullptr || bias == nullptr || weight->rank() != 4 || weight->shape()[2] != 1 ||
+      weight->shape()[3] != 1 || conv->attrs.GetInt("groups") != 1 ||
+      conv->attrs.GetInts("strides") != std::vector<int64_t>{1, 1} ||
+      conv->attrs.GetInts("padding") != std::vector<int64_t>{0, 0, 0, 0}) {
+    return std::nullopt;
+  }
+  const int64_t channels = weight->shape()[0];
+  const Shape& bias_shape = bias->shape();
+  const bool per_channel = bias_add != nullptr ? bias_add->attrs.GetInt("axis") == 1 && bias_shape == Shape{channels}
+                                               : bias_shape == Shape{channels, 1, 1} ||
+                                                     bias_shape == Shape{1, channels, 1, 1};
+  if (!per_channel) return std::nullopt;
+  return PointwiseLayer{conv->args[0], conv->args[1], ChannelVector(biased->args[1], channels, 0.0)};
+}
+
+// multiply(gate(expand(activation(reduce(pool(x))))), x) as nn.squeeze_excitation.
+Expr FuseSqueezeExcitation(const Bindings& bindings) {
+  const PatternMatch& match = bindings.match();
+  const Expr x = bindings.Get("se_x");
+  const auto* root = As<CallNode>(match.root);
+  const Expr gate = root->args[0] == x ? root->args[1] : root->args[0];
+  Attrs attrs;
+  Expr expand_expr;
+  if (const CallNode* sigmoid = CallOfOp(gate, "sigmoid")) {
+    attrs.Set("gate", std::string("sigmoid"));
+    expand_expr = sigmoid->args[0];
+  } else {
+    const CallNode* clip = CallOfOp(gate, "clip");
+    const CallNode* shift = clip != nullptr ? CallOfOp(clip->args[0], "add") : nullptr;
+    const CallNode* slope = shift != nullptr ? CallOfOp(shift->args[0], "multiply") : nullptr;
+    const std::optional<double> slope_value = slope != nullptr ? ScalarValue(slope->args[1]) : std::nullopt;
+    const std::optional<double> offset_value = shift != nullptr ? ScalarValue(shift->args[1]) : std::nullopt;
+    if (!slope_value || !offset_value) return nullptr;
+    attrs.Set("gate", std::string("hard_sigmoid"));
+    attrs.Set("gate_slope", *slope_value);
+    attrs.Set("gate_offset", *offset_value);
+    expand_expr = slope->args[0];
+  }
+  const std::optional<PointwiseLayer> expand = PointwiseLayerOf(expand_expr);
+  const std::optional<PointwiseLayer> reduce = PointwiseLayerOf(bindings.Get("se_reduce"));
+  if (!expand || !reduce) return nullptr;
+  attrs.Set("activation", std::string(CallOfOp(expand->input, "nn.relu") ? "relu" : "silu"));
+  const Expr fused =
+      TypeChecked(CallOp("nn.squeeze_excitation", {x, reduce->weight, reduce->bias, expand->weight, expand->bias}, attrs));
+  return fused && TypeEqual(fused->checked_type(), match.root->checked_type()) ? fused : nullptr;
+}
 
 // How one form is checked beyond its pattern and rewritten.
 struct FormRule {
@@ -281,14 +486,18 @@ struct FormRule {
 const std::map<std::string, FormRule>& FormRules() {
   static const std::map<std::string, FormRule> rules = {
       {"layer_norm",
-       {{"ln_x"}, [](const Bindings& b) { return IsLayerNorm(b, "ln_x", "ln"); }, FuseLayerNorm}},
+       {{"ln_x"},
+        [](const Bindings& b) { return IsLayerNorm(b, "ln_x", "ln"); },
+        [](const Bindings& b) { return FuseLastAxisNorm(b, "nn.layer_norm", "ln", {{"gamma", 1.0}, {"beta", 0.0}}); }}},
       {"rms_norm",
        {{"rms_x"},
         [](const Bindings& b) {
-          return IsF32(b.Get("rms_x")) && InsideCallsReduce(b.match(), "mean", {-1}) && ScalarValue(b.Get("rms_epsilon")) &&
+          const std::optional<double> epsilon = ScalarValue(b.Get("rms_epsilon"));
+          return IsF32(b.Get("rms_x")) && !TensorTypeOfExpr(b.Get("rms_x"))->shape.empty() &&
+                 InsideCallsReduce(b.match(), "mean", {-1}) && epsilon && *epsilon >= 0 &&
                  (!b.Get("rms_gamma") || IsChannelVector(b.Get("rms_gamma"), TensorTypeOfExpr(b.Get("rms_x"))->shape.back()));
         },
-        {}}},
+        [](const Bindings& b) { return FuseLastAxisNorm(b, "nn.rms_norm", "rms", {{"gamma", 1.0}}); }}},
       {"gelu_erf",
        {{"gelu_x"},
         [](const Bindings& b) { return IsF32(b.Get("gelu_x")); },
@@ -322,11 +531,11 @@ const std::map<std::string, FormRule>& FormRules() {
       {"scaled_masked_softmax",
        {{},
         [](const Bindings& b) { return SoftmaxesOnLastAxis(b.match()) && EveryBindingIsScalar(b, "sm_scale"); },
-        {}}},
+        FuseMaskedSoftmax}},
       {"scaled_dot_product_attention",
        {{},
         [](const Bindings& b) { return SoftmaxesOnLastAxis(b.match()) && EveryBindingIsScalar(b, "attn_scale"); },
-        {}}},
+        FuseAttention}},
       {"bias_residual_layer_norm",
        {{"brn_sum"},
         [](const Bindings& b) {
@@ -337,7 +546,7 @@ const std::map<std::string, FormRule>& FormRules() {
       {"squeeze_excitation",
        {{"se_x", "se_reduce"},
         [](const Bindings& b) { return IsF32(b.Get("se_x")) && InsideCallsReduce(b.match(), "mean", {2, 3}); },
-        {}}},
+        FuseSqueezeExcitation}},
   };
   return rules;
 }
@@ -381,20 +590,30 @@ const DecomposedForm& DecomposedFormNamed(std::string_view name) {
   throw Error("no decomposed form named '" + std::string(name) + "'");
 }
 
-Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names) {
+MatchPredicate AcceptsUnder(const DecomposedForm& form, const std::map<std::string, MatchPredicate>& conditions) {
+  const auto condition = conditions.find(form.name);
+  if (condition == conditions.end()) return form.accepts;
+  return [accepts = form.accepts, also = condition->second](const PatternMatch& match) {
+    return accepts(match) && also(match);
+  };
+}
+
+Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names,
+                         const std::map<std::string, MatchPredicate>& conditions) {
   std::vector<PatternCallback> callbacks;
   for (const std::string& name : form_names) {
     const DecomposedForm& form = DecomposedFormNamed(name);
     if (!form.fuse) throw Error("decomposed form '" + name + "' has no fused op");
-    callbacks.push_back({form.pattern, form.fuse, form.accepts});
+    callbacks.push_back({form.pattern, form.fuse, AcceptsUnder(form, conditions)});
   }
   return RewritePatterns(callbacks, expr);
 }
 
-Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names) {
+Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names,
+                                        const std::map<std::string, MatchPredicate>& conditions) {
   const Function inlined = InlineCompositeCalls(partition);
   InferType(inlined);
-  return Downcast<FunctionNode>(FuseDecomposedForms(inlined, form_names));
+  return Downcast<FunctionNode>(FuseDecomposedForms(inlined, form_names, conditions));
 }
 
 }  // namespace collage

@@ -11,6 +11,7 @@
 // the matches inside their partitions with `fuse` when they have a fused kernel for the op.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,10 +27,14 @@ struct DecomposedForm {
   Pattern pattern;
   MatchPredicate accepts;
   // The call computing the match's root (same type), or nullptr when the match is not the
-  // form; empty when no registered op computes the form (attention, squeeze-and-excitation).
+  // form; empty when no registered op computes the form (hard-sigmoid, bias+residual+norm).
   RewriteCallback fuse;
 };
 
+// Forms whose fused op is nn.masked_softmax or nn.attention rewrite to it only where the
+// operands type-check as that op (the scores are the softmax's full shape, a select mask is
+// bool with a scalar fill, the heads' batch axes agree).
+//
 // Every form: layer_norm (with or without the affine scale and shift), rms_norm, gelu_erf,
 // gelu_tanh, silu, hard_sigmoid, hard_swish, scaled_masked_softmax (scale and additive or
 // select mask, each optional), scaled_dot_product_attention (query-key product with the
@@ -42,12 +47,18 @@ const std::vector<DecomposedForm>& DecomposedForms();
 // The form called `name`; an Error naming it when there is none.
 const DecomposedForm& DecomposedFormNamed(std::string_view name);
 
+// `form.accepts`, and the condition named like the form in `conditions` where there is one.
+MatchPredicate AcceptsUnder(const DecomposedForm& form, const std::map<std::string, MatchPredicate>& conditions);
+
 // Rewrites, until none is left, every accepted match of the named forms (each must have a
 // `fuse`) into its fused call. A type-checked function or expression stays type-checked.
-Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names);
+// `conditions` (by form name) narrow what a backend's kernel takes, e.g. a longest sequence.
+Expr FuseDecomposedForms(const Expr& expr, const std::vector<std::string>& form_names,
+                         const std::map<std::string, MatchPredicate>& conditions = {});
 
 // A partition function with its Composite calls inlined, type-checked, and the named forms
 // fused (FuseDecomposedForms): what a backend compiles when it has fused kernels for them.
-Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names);
+Function FuseDecomposedFormsInPartition(const Function& partition, const std::vector<std::string>& form_names,
+                                        const std::map<std::string, MatchPredicate>& conditions = {});
 
 }  // namespace collage

@@ -33,8 +33,9 @@ TEST_P(NativeFusedFormsTest, PlansOneKernelAndMatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TorchBlocks, NativeFusedFormsTest,
-                         ::testing::Values("layer_norm", "layer_norm_no_affine", "gelu_erf", "gelu_tanh", "silu",
-                                           "hard_swish"),
+                         ::testing::Values("layer_norm", "layer_norm_no_affine", "rms_norm", "gelu_erf", "gelu_tanh",
+                                           "silu", "hard_swish", "scaled_masked_softmax", "squeeze_excitation",
+                                           "squeeze_excitation_silu"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

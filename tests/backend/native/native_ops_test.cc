@@ -122,6 +122,26 @@ const std::vector<OpCase>& Cases() {
        "nn.layer_norm(%x, %g, %b)"},
       {"layer_norm_middle_axis", "%x: Tensor[(3, 4, 10), f32], %g: Tensor[(4), f32], %b: Tensor[(4), f32]",
        "nn.layer_norm(%x, %g, %b, axis=1, epsilon=0.001)"},
+      {"rms_norm", "%x: Tensor[(3, 4, 11), f32], %g: Tensor[(11), f32], %h: Tensor[(4), f32]",
+       "(nn.rms_norm(%x, %g), nn.rms_norm(%x, %h, axis=1, epsilon=0.01))"},
+      {"squeeze_excitation",
+       "%x: Tensor[(2, 6, 3, 5), f32], %w: Tensor[(3, 6, 1, 1), f32], %b: Tensor[(3), f32], %v: Tensor[(6, 3, 1, 1), f32], "
+       "%c: Tensor[(6), f32]",
+       "(nn.squeeze_excitation(%x, %w, %b, %v, %c), nn.squeeze_excitation(%x, %w, %b, %v, %c, activation=\"silu\", "
+       "gate=\"hard_sigmoid\", gate_offset=0.4))"},
+      {"masked_softmax", "%x: Tensor[(2, 3, 7), f32], %m: Tensor[(3, 7), f32], %b: Tensor[(2, 1, 7), bool]",
+       "(nn.masked_softmax(%x, %m, scale=0.5), nn.masked_softmax(%x, %b, masked_value=-3.0), nn.masked_softmax(%x))"},
+      // Heads split from (batch, tokens, channels) with an additive mask and a relu epilogue;
+      // sequence-first heads (tokens, batch * heads, depth) with a bool mask.
+      {"attention",
+       "%q: Tensor[(2, 5, 12), f32], %k: Tensor[(2, 6, 12), f32], %v: Tensor[(2, 6, 6), f32], %m: Tensor[(5, 6), f32], "
+       "%s: Tensor[(7, 4, 3), f32], %b: Tensor[(4, 7, 7), bool]",
+       "%0 = nn.attention(%q, %k, %v, %m, scale=0.5, query_shape=[2, 5, 3, 4], query_axes=[0, 2, 1, 3], "
+       "key_shape=[2, 6, 3, 4], key_axes=[0, 2, 3, 1], value_shape=[2, 6, 3, 2], value_axes=[0, 2, 1, 3], "
+       "output_axes=[0, 2, 1, 3], output_shape=[2, 5, 6])\n  "
+       "(nn.relu(%0), nn.attention(%s, %s, %s, %b, masked_value=-5.0, query_shape=[7, 4, 3], query_axes=[1, 0, 2], "
+       "key_shape=[7, 4, 3], key_axes=[1, 2, 0], value_shape=[7, 4, 3], value_axes=[1, 0, 2], output_axes=[1, 0, 2], "
+       "output_shape=[7, 12]))"},
       {"reductions", "%x: Tensor[(3, 4, 5), f32]",
        "(sum(%x, axis=[1]), mean(%x, axis=[0, 2], keepdims=1), max(%x), min(%x, axis=[-1]), prod(%x, axis=[2]), "
        "argmax(%x, axis=1), argmin(%x, axis=-1, keepdims=1))"},

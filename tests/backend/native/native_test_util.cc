@@ -16,6 +16,12 @@ CompileOptions NativeTestOptions(int threads) {
   return options;
 }
 
+Value RunOnNative(const Function& function, const std::vector<Value>& args) {
+  const std::unique_ptr<Executable> executable =
+      BackendRegistry::Global().Find("native")->Compile(function, NativeTestOptions(2));
+  return InvokeExecutable(*executable, function, args);
+}
+
 ::testing::AssertionResult ExecutableMatchesReference(Executable& executable, const Function& function,
                                                       uint64_t seed) {
   const std::vector<Value> args = RandomArguments(function, seed);

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "build_paths.h"
 #include "backend/backend.h"
 #include "ir/expr.h"
+#include "support/value.h"
 
 namespace collage::testing {
 
@@ -17,6 +19,9 @@ namespace collage::testing {
 std::string NativeTestCacheDir();
 
 CompileOptions NativeTestOptions(int threads = 2);
+
+// `function` compiled by the registered native backend (NativeTestOptions(2)) and run on `args`.
+Value RunOnNative(const Function& function, const std::vector<Value>& args);
 
 // Runs `executable` (compiled from `function`) on seeded random inputs and compares with the
 // reference interpreter.

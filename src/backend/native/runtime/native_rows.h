@@ -1,4 +1,4 @@
-// Row kernels: softmax, log_softmax and layer_norm along one axis of a tensor seen as
+// Row kernels: softmax, log_softmax, masked softmax, layer_norm and rms_norm along one axis of a tensor seen as
 // [outer, extent, inner] (rows are strided by `inner`), and reductions of an accessor over
 // a generated index map. Statistics accumulate in double like the reference.
 //
@@ -62,34 +62,101 @@ NATIVE_INLINE void ForEachRow(const RowShape& s, const float* data, const Thread
   });
 }
 
+// Normalizes one row of `extent` logits, logit(e), handing store(e, probability) each. Rows up
+// to kSoftmaxBlock keep their logits, then their exponentials, in a buffer (each logit computed
+// once); longer ones compute their logits three times. Every logit is read before the first
+// store, so `store` may overwrite what `logit` reads.
+template <typename I, typename Logit, typename Store>
+NATIVE_INLINE void SoftmaxRow(I extent, const Logit& logit, const Store& store) {
+  float exps[kSoftmaxBlock];
+  const bool buffered = extent <= kSoftmaxBlock;
+  // Only the shift for range: any order of the comparisons will do (NaN rows end NaN anyway).
+  float maximum = -std::numeric_limits<float>::infinity();
+  if (buffered) {
+    for (I e = 0; e < extent; ++e) exps[e] = logit(e);
+#pragma omp simd reduction(max : maximum)
+    for (I e = 0; e < extent; ++e) maximum = exps[e] > maximum ? exps[e] : maximum;
+  } else {
+#pragma omp simd reduction(max : maximum)
+    for (I e = 0; e < extent; ++e) maximum = logit(e) > maximum ? logit(e) : maximum;
+  }
+  double sum = 0.0;
+  for (I block = 0; block < extent; block += kSoftmaxBlock) {
+    const I length = extent - block < kSoftmaxBlock ? extent - block : kSoftmaxBlock;
+    if (buffered) {
+      for (I e = 0; e < length; ++e) exps[e] = Exp(exps[e] - maximum);
+    } else {
+      for (I e = 0; e < length; ++e) exps[e] = Exp(logit(block + e) - maximum);
+    }
+    sum += LaneSum(length, [&](int64_t e) { return static_cast<double>(exps[e]); });
+  }
+  const float scale = static_cast<float>(1.0 / sum);
+  if (buffered) {
+    for (I e = 0; e < extent; ++e) store(e, exps[e] * scale);
+  } else {
+    for (I e = 0; e < extent; ++e) store(e, Exp(logit(e) - maximum) * scale);
+  }
+}
+
 template <RowOp Op, typename Epilogue>
 NATIVE_INLINE void SoftmaxRows(const RowShape& s, const float* data, const Threads& threads, const Epilogue& epilogue) {
   using I = EpilogueIndex<Epilogue>;
   const I extent = static_cast<I>(s.extent);
   ForEachRow(s, data, threads, [&](int64_t base, const float* in, auto stride) {
-    // Only the shift for range: any order of the comparisons will do (NaN rows end NaN anyway).
-    float maximum = -std::numeric_limits<float>::infinity();
-#pragma omp simd reduction(max : maximum)
-    for (I e = 0; e < extent; ++e) maximum = in[e * stride] > maximum ? in[e * stride] : maximum;
-    float exps[kSoftmaxBlock];
-    double sum = 0.0;
-    for (I block = 0; block < extent; block += kSoftmaxBlock) {
-      const I length = extent - block < kSoftmaxBlock ? extent - block : kSoftmaxBlock;
-      for (I e = 0; e < length; ++e) exps[e] = Exp(in[(block + e) * stride] - maximum);
-      sum += LaneSum(length, [&](int64_t e) { return static_cast<double>(exps[e]); });
-    }
     const I first = static_cast<I>(base);
     const I step = static_cast<I>(stride);
+    const auto logit = [&](I e) { return in[e * stride]; };
     if constexpr (Op == RowOp::kSoftmax) {
-      const float scale = static_cast<float>(1.0 / sum);
-      if (extent <= kSoftmaxBlock) {
-        for (I e = 0; e < extent; ++e) epilogue(first + e * step, exps[e] * scale);
-      } else {
-        for (I e = 0; e < extent; ++e) epilogue(first + e * step, Exp(in[e * stride] - maximum) * scale);
-      }
+      SoftmaxRow(extent, logit, [&](I e, float value) { epilogue(first + e * step, value); });
     } else {
+      float maximum = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : maximum)
+      for (I e = 0; e < extent; ++e) maximum = logit(e) > maximum ? logit(e) : maximum;
+      const double sum = LaneSum(extent, [&](int64_t e) { return static_cast<double>(Exp(logit(e) - maximum)); });
       const float shift = maximum + static_cast<float>(std::log(sum));
-      for (I e = 0; e < extent; ++e) epilogue(first + e * step, in[e * stride] - shift);
+      for (I e = 0; e < extent; ++e) epilogue(first + e * step, logit(e) - shift);
+    }
+  });
+}
+
+// The mask type of a masked softmax without a mask.
+struct NoMask {};
+
+// The logit of a product `value` after the scale and a mask element: a bool mask selects
+// `masked_value` where true, a float mask is added, NoMask leaves the scaled value.
+template <typename Mask>
+NATIVE_INLINE float MaskedLogit(float value, float scale, const Mask* mask, int64_t at, float masked_value) {
+  if constexpr (std::is_same_v<Mask, bool>) {
+    // Read as a byte: a bool load is a branch to GCC, which keeps the row loops scalar.
+    const float scaled = value * scale;
+    return reinterpret_cast<const unsigned char*>(mask)[at] != 0 ? masked_value : scaled;
+  } else if constexpr (std::is_same_v<Mask, float>) {
+    return value * scale + mask[at];
+  } else {
+    static_assert(std::is_same_v<Mask, NoMask>);
+    (void)mask, (void)at, (void)masked_value;
+    return value * scale;
+  }
+}
+
+// softmax over rows of `extent` contiguous logits data * scale, masked: the mask element of
+// (row, e) is at mask_row(row) + e * mask_column_stride, a std::integral_constant of 1, or of 0
+// where the mask broadcasts along the rows (so that the row loops vectorize).
+template <typename Mask, typename MaskRow, typename ColumnStride, typename Epilogue>
+NATIVE_INLINE void MaskedSoftmaxRows(int64_t rows, int64_t extent, const float* data, float scale, const Mask* mask,
+                                     const MaskRow& mask_row, ColumnStride mask_column_stride, float masked_value,
+                                     const Threads& threads, const Epilogue& epilogue) {
+  using I = EpilogueIndex<Epilogue>;
+  const I length = static_cast<I>(extent);
+  ParallelFor(rows, threads, GrainFor(extent), [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const float* in = data + r * extent;
+      const int64_t mask_base = mask_row(r);
+      const I first = static_cast<I>(r * extent);
+      SoftmaxRow(
+          length,
+          [&](I e) { return MaskedLogit(in[e], scale, mask, mask_base + e * mask_column_stride, masked_value); },
+          [&](I e, float value) { epilogue(first + e, value); });
     }
   });
 }
@@ -113,6 +180,23 @@ NATIVE_INLINE void LayerNormRows(const RowShape& s, const float* data, const flo
     for (I e = 0; e < extent; ++e) {
       epilogue(first + e * step, (in[e * stride] - center) * scale * gamma[e] + beta[e]);
     }
+  });
+}
+
+template <typename Epilogue>
+NATIVE_INLINE void RmsNormRows(const RowShape& s, const float* data, const float* gamma, float epsilon,
+                               const Threads& threads, const Epilogue& epilogue) {
+  using I = EpilogueIndex<Epilogue>;
+  const I extent = static_cast<I>(s.extent);
+  ForEachRow(s, data, threads, [&](int64_t base, const float* in, auto stride) {
+    const double squares = LaneSum(extent, [&](int64_t e) {
+      const double value = in[e * stride];
+      return value * value;
+    });
+    const float scale = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(extent) + epsilon));
+    const I first = static_cast<I>(base);
+    const I step = static_cast<I>(stride);
+    for (I e = 0; e < extent; ++e) epilogue(first + e * step, in[e * stride] * scale * gamma[e]);
   });
 }
 

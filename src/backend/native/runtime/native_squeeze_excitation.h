@@ -1,0 +1,70 @@
+// Squeeze-and-excitation in two passes over the data: the channel means (one parallel loop over
+// the (sample, channel) planes), the two 1x1 layers on them (R x C multiply-adds per sample, on the
+// calling thread), then every element times its channel's gate through the epilogue (a second
+// parallel loop). The means and gates live in one scratch vector of samples x channels.
+#pragma once
+
+#include "native_rows.h"
+
+namespace native {
+
+struct SqueezeExcitationShape {
+  int64_t samples, channels, plane, reduced;
+};
+
+// sum over k < count of weights[k] * values[k], vectorized.
+NATIVE_INLINE float Dot(int64_t count, const float* weights, const float* values) {
+  float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t k = 0; k < count; ++k) sum += weights[k] * values[k];
+  return sum;
+}
+
+// data (N, C, H, W); reduce_weight (R, C), expand_weight (C, R) (the 1x1 kernels' layout);
+// Silu: the activation x * sigmoid(x), else relu; HardGate: clip(x * gate_slope + gate_offset,
+// 0, 1), else sigmoid.
+template <bool Silu, bool HardGate, typename Epilogue>
+NATIVE_INLINE void SqueezeExcitation(const SqueezeExcitationShape& s, const float* data, const float* reduce_weight,
+                                     const float* reduce_bias, const float* expand_weight, const float* expand_bias,
+                                     float gate_slope, float gate_offset, const Threads& threads,
+                                     const Epilogue& epilogue) {
+  using I = EpilogueIndex<Epilogue>;
+  const int64_t planes = s.samples * s.channels;
+  Scratch<float> scales(planes);
+  float* scale = scales.data();
+  ParallelFor(planes, threads, GrainFor(s.plane), [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const float* in = data + plane * s.plane;
+      const double sum = LaneSum(s.plane, [&](int64_t p) { return static_cast<double>(in[p]); });
+      scale[plane] = static_cast<float>(sum / static_cast<double>(s.plane));
+    }
+  });
+  Scratch<float> hidden(s.reduced);
+  for (int64_t n = 0; n < s.samples; ++n) {
+    float* sample = scale + n * s.channels;
+    for (int64_t r = 0; r < s.reduced; ++r) {
+      const float x = reduce_bias[r] + Dot(s.channels, reduce_weight + r * s.channels, sample);
+      hidden.data()[r] = Silu ? x / (1.0f + Exp(-x)) : (x > 0.0f ? x : 0.0f);
+    }
+    for (int64_t c = 0; c < s.channels; ++c) {
+      const float x = expand_bias[c] + Dot(s.reduced, expand_weight + c * s.reduced, hidden.data());
+      if constexpr (HardGate) {
+        const float linear = x * gate_slope + gate_offset;
+        sample[c] = linear < 0.0f ? 0.0f : (linear > 1.0f ? 1.0f : linear);
+      } else {
+        sample[c] = 1.0f / (1.0f + Exp(-x));
+      }
+    }
+  }
+  const I plane_size = static_cast<I>(s.plane);
+  ParallelFor(planes, threads, GrainFor(s.plane), [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const float* in = data + plane * s.plane;
+      const float gate = scale[plane];
+      const I first = static_cast<I>(plane * s.plane);
+      for (I p = 0; p < plane_size; ++p) epilogue(first + p, in[p] * gate);
+    }
+  });
+}
+
+}  // namespace native
