@@ -133,7 +133,7 @@ class GroupGenerator {
   }
   std::string Buffer(ValueRef value) {
     const std::string name = "m" + Name(value);
-    if (!buffers_.count(value)) buffers_[value] = name;
+    buffers_.emplace(name, value);
     return name;
   }
 
@@ -432,7 +432,7 @@ class GroupGenerator {
   std::string Assemble(std::string run) {
     // Anchor buffers: declared when read from memory by any emitted code.
     for (const ValueRef& anchor : anchor_buffers_) {
-      const bool read = buffers_.count(anchor) > 0;
+      const bool read = buffers_.count("m" + Name(anchor)) > 0;
       const std::string decl = "@DECL" + Name(anchor) + "@";
       const std::string keep = "@KEEP" + Name(anchor) + "@";
       run.replace(run.find(decl), decl.size(), read ? DeclareScratch(anchor).substr(4) + "    " : "");
@@ -455,7 +455,7 @@ class GroupGenerator {
       members += "  const " + type + "* " + Buffer(value) + ";\n";
       binds += "  k." + Buffer(value) + " = static_cast<const " + type + "*>(args[" + std::to_string(arg++) + "]);\n";
     }
-    for (const auto& [value, name] : buffers_) {
+    for (const auto& [name, value] : buffers_) {
       if (!IsSource(value.node)) members += "  " + Storage(value) + "* " + name + " = nullptr;\n";
     }
     for (size_t o = 0; o < outputs_.size(); ++o) {
@@ -482,7 +482,9 @@ class GroupGenerator {
   std::set<ValueRef> computed_;  // anchors and materialized values computed by the stages so far
   std::set<size_t> fused_outputs_;
   std::vector<ValueRef> anchor_buffers_;
-  std::map<ValueRef, std::string> buffers_;
+  // By name ("m<id>_<field>", ids in traversal order), so that the kernel's source, and with it
+  // the kernel cache's key, does not depend on where the nodes were allocated.
+  std::map<std::string, ValueRef> buffers_;
   std::set<std::string> emitted_;
   std::map<std::pair<ValueRef, const ExprNode*>, bool> reaches_;
   std::map<std::pair<ValueRef, const ExprNode*>, bool> identity_paths_;

@@ -12,6 +12,7 @@
 #include "backend/native/group_codegen.h"
 #include "backend/native/native_backend.h"
 #include "backend/native/native_test_util.h"
+#include "testing/graph_builders.h"
 #include "ir/type_inference.h"
 
 namespace collage {
@@ -113,6 +114,39 @@ def @main(%x: Tensor[(4, 32), f32], %w: Tensor[(32, 32), f32], %b: Tensor[(32), 
   EXPECT_EQ(source.find("ParallelFor"), std::string::npos) << source;
   std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions());
   EXPECT_TRUE(testing::ExecutableMatchesReference(*executable, function, 6));
+}
+
+
+// exp(x) and tanh(x) each feed a dense layer, so both get scratch buffers. The functions are the
+// same but hold those values at addresses in either order: the kernel's source (the kernel
+// cache's key) must not depend on it.
+TEST(NativeSharedValuesTest, TheSourceDoesNotDependOnWhereNodesWereAllocated) {
+  const auto build = [](bool exp_first) {
+    const Var x = MakeVar("x", testing::F32({4, 32}));
+    const Var w = MakeVar("w", testing::F32({32, 32}));
+    Expr first = CallOp(exp_first ? "exp" : "tanh", {x});
+    Expr second = CallOp(exp_first ? "tanh" : "exp", {x});
+    const Expr exp = exp_first ? first : second;
+    const Expr tanh = exp_first ? second : first;
+    Function function =
+        MakeFunction({x, w}, CallOp("add", {CallOp("nn.dense", {exp, w}), CallOp("nn.dense", {tanh, w})}));
+    InferType(function);
+    return std::make_pair(function, exp.get() < tanh.get());
+  };
+  // Builds in alternating orders, all kept alive, until the allocator has given both address
+  // orders (else the comparison below could not fail).
+  std::vector<std::pair<Function, bool>> builds;
+  bool exp_below = false, exp_above = false;
+  for (int attempt = 0; attempt < 40 && !(exp_below && exp_above); ++attempt) {
+    builds.push_back(build(attempt % 2 == 0));
+    (builds.back().second ? exp_below : exp_above) = true;
+  }
+  ASSERT_TRUE(exp_below && exp_above);
+  const std::string source = native::GenerateGroupKernel(builds.front().first, "k").source;
+  EXPECT_NE(source.find("* m"), std::string::npos) << source;  // scratch buffers are declared
+  for (const auto& [function, exp_lower] : builds) {
+    EXPECT_EQ(native::GenerateGroupKernel(function, "k").source, source) << "exp below tanh: " << exp_lower;
+  }
 }
 
 }  // namespace
