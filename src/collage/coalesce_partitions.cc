@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "collage/outline_partitions.h"
-#include "ir/type.h"
 
 namespace collage {
 namespace {
@@ -19,21 +18,13 @@ bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
          mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
 }
 
-// The bytes of the tensor values in `values` (constants aside) that `part` reads (`reads`) or
-// leaves (otherwise) whose bytes differ between `part`'s layout for that side and `layout`.
+// The bytes of the values in `values` that `part` reads (`reads`) or leaves (otherwise) whose
+// bytes differ between `part`'s layout for that side and `layout`.
 double ChangedBytes(const DataflowGraph& graph, const IndexSet& values, const CandidatePartition& part, bool reads,
                     Layout layout) {
   const PartitionLayouts part_layouts = part.boundary_layouts();
-  const IndexSet& part_side = reads ? part.sub_graph().input() : part.sub_graph().exit();
-  const Layout part_layout = reads ? part_layouts.parameters : part_layouts.results;
-  double bytes = 0;
-  for (size_t value : (values & part_side).ToVector()) {
-    const Expr& expr = graph.node(value).expr;
-    const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
-    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
-    if (!LayoutsShareBytes(tensor->shape, part_layout, layout)) bytes += TypeBytes(expr->checked_type());
-  }
-  return bytes;
+  return reads ? BytesChangedBetween(graph, values & part.sub_graph().input(), part_layouts.parameters, layout)
+               : BytesChangedBetween(graph, values & part.sub_graph().exit(), part_layouts.results, layout);
 }
 
 // The offered boundary of `joined` (lhs and rhs merged), with one of the two parameter layouts

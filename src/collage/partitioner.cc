@@ -40,8 +40,7 @@ PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacemen
   PartitionResult result;
   const bool searched = std::equal(chosen.begin(), chosen.end(), placement.search.chosen.begin(),
                                    placement.search.chosen.end(), [](const auto& lhs, const auto& rhs) {
-                                     return lhs.sub_graph().Hash() == rhs.sub_graph().Hash() &&
-                                            lhs.spec_name() == rhs.spec_name();
+                                     return lhs.sub_graph() == rhs.sub_graph() && lhs.spec_name() == rhs.spec_name();
                                    });
   result.total = searched ? placement.search.total : PlacementCost(placement.graph, chosen, estimator, options.search);
   result.stats = placement.search.stats;

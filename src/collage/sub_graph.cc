@@ -91,10 +91,6 @@ bool SubGraph::Touches(const SubGraph& other) const {
   return output_.Intersects(other.inside_) || other.output_.Intersects(inside_);
 }
 
-namespace {
-
-// The bytes of the tensor values in `values` (constants aside) whose bytes differ between
-// layouts `first` and `second`.
 double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second) {
   double bytes = 0;
   for (size_t value : values.ToVector()) {
@@ -105,8 +101,6 @@ double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, L
   }
   return bytes;
 }
-
-}  // namespace
 
 double SubGraph::InputBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const {
   return BytesChangedBetween(graph, input_, first, second);

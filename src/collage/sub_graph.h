@@ -100,4 +100,8 @@ class SubGraph {
   std::vector<NestedSubGraph> nested_;
 };
 
+// The bytes of the tensor values in `values` (constants aside) whose bytes differ between
+// layouts `first` and `second`.
+double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second);
+
 }  // namespace collage

@@ -2,10 +2,8 @@
 // §12 `collage bench`): each variant is compiled once, warmed up, then timed in rounds that
 // run every variant once, in an order that changes from round to round (InterleavedOrder), so
 // that drifting machine load spreads over all variants alike and no variant always runs right
-// after the same other one (whose caches and threads it would inherit: a plan timed after a
-// 170 ms single-backend run measured 5 % slower than the same plan timed after a 5 ms one,
-// round after round, when the order was merely rotated). Every variant runs on the same seeded inputs with
-// the same thread count. Variants with equal modules (structurally, constants by value, once
+// after the same other one, whose cold caches and idle threads it would inherit. Every variant
+// runs on the same seeded inputs with the same thread count. Variants with equal modules (structurally, constants by value, once
 // the Composite calls of partitions whose backend reads them as labels only are inlined) are
 // one placement: it is compiled and timed once, and each of them reports its samples.
 #pragma once

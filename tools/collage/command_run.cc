@@ -117,10 +117,8 @@ int RunRunCommand(const ParsedArguments& arguments) {
   }
   api::ReferenceCheckOptions check_options;
   if (compiled.reduced_precision()) {
-    api::CompileOptions given;
-    ReadPrecisionOptions(arguments, "run", given);
-    if (arguments.Has("--tolerance")) check_options.tolerance = given.tolerance;
-    if (arguments.Has("--metric")) check_options.metric = given.metric;
+    if (arguments.Has("--tolerance")) check_options.tolerance = placement.tolerance;
+    if (arguments.Has("--metric")) check_options.metric = placement.metric;
   }
   std::optional<uint64_t> repeat;
   if (arguments.Has("--repeat")) repeat = arguments.UnsignedValue("--repeat", 1, 1, 100000);
