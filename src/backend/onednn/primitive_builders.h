@@ -11,6 +11,16 @@ namespace collage::onednn {
 // convolution.cc: nn.conv2d and nn.conv2d_transpose with groups, dilation, asymmetric padding,
 // strides (and output padding) and an epilogue.
 void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue);
+// depthwise_post_op.cc: a 1x1 convolution and the 3x3 depthwise convolution that is the only
+// reader of its result (through the pointwise epilogue), as one primitive. Whether the pair's
+// shapes and attributes allow it:
+bool CanFuseDepthwiseAfterPointwise(const Lowering& lowering, const FlatCall& pointwise,
+                                    const Epilogue& pointwise_epilogue, const FlatCall& depthwise,
+                                    const Epilogue& depthwise_epilogue);
+// Adds the fused step and defines the depthwise epilogue's result; false, with nothing added,
+// when oneDNN has no optimized kernel for the pair (lower the two separately then).
+bool LowerConvolutionWithDepthwise(Lowering& lowering, const FlatCall& pointwise, const Epilogue& pointwise_epilogue,
+                                   const FlatCall& depthwise, const Epilogue& depthwise_epilogue);
 // matmul.cc: nn.dense, nn.matmul and nn.batch_matmul with an epilogue.
 void LowerMatmul(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue);
 // pooling.cc: max / average pooling (with ceil_mode, count_include_pad, dilation), global

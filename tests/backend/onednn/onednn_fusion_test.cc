@@ -233,6 +233,20 @@ def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
   EXPECT_EQ(copies, 2);
 }
 
+// A convolution that adds its own input: the sum may not overwrite the addend, which the
+// convolution is still reading (it did, and every element came out wrong).
+TEST_F(OnednnFusionTest, ResidualSumNeverOverwritesTheProductsOwnInput) {
+  const Function function = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 16, 6, 6), f32]) {
+  %w = constant(meta[0], Tensor[(16, 16, 3, 3), f32])
+  %0 = nn.relu(%x)
+  add(nn.conv2d(%0, %w, padding=[1, 1, 1, 1]), %0)
+}
+)",
+                                                         {{16, 16, 3, 3}});
+  EXPECT_TRUE(MatchesReference(*backend_, function));
+}
+
 // What the epilogue planner fuses in an imported ResNet bottleneck: bias_add, the residual
 // add (as a sum) and the relu after the first convolution; bias_add only after the second,
 // whose result is the addend.
