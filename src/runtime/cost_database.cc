@@ -41,7 +41,7 @@ void BindKey(SqliteStatement& statement, const CostKey& key) {
       .Bind(5, int64_t{key.threads});
 }
 
-// Binds the record to parameters 6..15, in the order of kCostRecordColumns.
+// Binds the record to parameters 6..16, in the order of kCostRecordColumns.
 void BindRecord(SqliteStatement& statement, const CostRecord& record) {
   statement.Bind(6, int64_t{record.valid})
       .Bind(7, record.reason)
@@ -52,7 +52,8 @@ void BindRecord(SqliteStatement& statement, const CostRecord& record) {
       .Bind(12, int64_t{record.runs})
       .Bind(13, record.description)
       .Bind(14, record.measured_at != 0 ? record.measured_at : UnixTimeNow())
-      .Bind(15, int64_t{record.transient});
+      .Bind(15, int64_t{record.transient})
+      .Bind(16, record.probe_seconds);
 }
 
 // Reads the columns of kCostRecordColumns.
@@ -68,6 +69,7 @@ CostRecord ReadRecord(const SqliteStatement& statement) {
   record.description = statement.Text(7);
   record.measured_at = statement.Real(8);
   record.transient = statement.Integer(9) != 0;
+  record.probe_seconds = statement.Real(10);
   return record;
 }
 
@@ -91,7 +93,7 @@ struct CostDatabase::State {
                                       " FROM costs WHERE candidate_hash = ?1 AND backend = ?2 AND "
                                       "backend_version = ?3 AND device = ?4 AND threads = ?5"))),
         store(connection.Prepare(Sql("INSERT OR REPLACE INTO costs (", kCostKeyColumns, ", ", kCostRecordColumns,
-                                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"))),
+                                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"))),
         lookup_device_value(connection.Prepare("SELECT value FROM device_values WHERE device = ?1 AND name = ?2")),
         store_device_value(connection.Prepare(
             "INSERT OR REPLACE INTO device_values (device, name, value, measured_at) VALUES (?1, ?2, ?3, ?4)")) {}

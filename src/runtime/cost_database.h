@@ -40,14 +40,17 @@ struct CostRecord {
   double p10_seconds = 0, p90_seconds = 0;  // spread
   int runs = 0;
   std::string description;  // human-readable: "onednn: nn.conv2d+nn.relu 1x64x56x56"
+  // The slower of the speed probes timed around the measurement (tuning/machine_speed.h): how
+  // fast the machine was then. 0: not known (taken without probes, or before schema 3).
+  double probe_seconds = 0;
   double measured_at = 0;   // unix time (set by Store when 0)
 };
 
 class CostDatabase {
  public:
   // The schema this code reads and writes (PRAGMA user_version). 2 added the transient
-  // column.
-  static constexpr int kSchemaVersion = 2;
+  // column, 3 the probe_seconds column.
+  static constexpr int kSchemaVersion = 3;
 
   // Opens the database at `path`, creating the file, its parent folders and the schema when
   // missing. A database of schema 1 is migrated in place (cost_database_schema.h); one of an

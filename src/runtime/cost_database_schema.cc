@@ -33,6 +33,7 @@ CREATE TABLE costs (
   description TEXT NOT NULL,
   measured_at REAL NOT NULL,
   transient INTEGER NOT NULL DEFAULT 0,
+  probe_seconds REAL NOT NULL DEFAULT 0,
   PRIMARY KEY (candidate_hash, backend, backend_version, device, threads)
 ) WITHOUT ROWID;
 CREATE TABLE device_values (
@@ -53,6 +54,15 @@ UPDATE costs SET transient = 1 WHERE valid = 0 AND (reason LIKE 'timed out after
   OR reason LIKE '% died: killed by signal 2 %' OR reason LIKE '% died: killed by signal 1 %'
   OR reason LIKE '% died: killed by signal 3 %');
 )";
+
+// Schema 2 did not record how fast the machine was when a cost was measured.
+constexpr const char* kMigrateFromSchema2 = R"(
+ALTER TABLE costs ADD COLUMN probe_seconds REAL NOT NULL DEFAULT 0;
+)";
+
+// The migrations above lead from the oldest migrated schema to the newest.
+constexpr int64_t kOldestMigratedSchema = 1;
+constexpr int kNewestMigratedSchema = 3;
 
 int64_t ReadInteger(const SqliteConnection& connection, const std::string& sql) {
   SqliteStatement statement = connection.Prepare(sql);
@@ -101,13 +111,19 @@ int PrepareCostDatabaseSchema(SqliteConnection& connection, int schema_version, 
                 ", newer than this collage's " + std::to_string(schema_version) +
                 ": use a newer collage or another --db");
   }
-  if (application_id == kApplicationId && found_version == 1 && schema_version == 2) {
-    connection.Execute(kMigrateFromSchema1);
-    const int64_t transient = ReadInteger(connection, "SELECT count(*) FROM costs WHERE transient = 1");
+  if (application_id == kApplicationId && found_version >= kOldestMigratedSchema &&
+      schema_version == kNewestMigratedSchema) {
+    std::string changes;
+    if (found_version < 2) {
+      connection.Execute(kMigrateFromSchema1);
+      const int64_t transient = ReadInteger(connection, "SELECT count(*) FROM costs WHERE transient = 1");
+      changes += "; " + std::to_string(transient) + " failed measurements marked transient, to be measured again";
+    }
+    connection.Execute(kMigrateFromSchema2);
     connection.Execute("PRAGMA user_version = " + std::to_string(schema_version));
     transaction.Commit();
-    messages << "collage: cost database '" << connection.path() << "' migrated from schema version 1 to "
-             << schema_version << "; " << transient << " failed measurements marked transient, to be measured again\n";
+    messages << "collage: cost database '" << connection.path() << "' migrated from schema version " << found_version
+             << " to " << schema_version << changes << "\n";
     return schema_version;
   }
   if (application_id == kApplicationId) {

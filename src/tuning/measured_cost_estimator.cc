@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "backend/backend_source_hash.h"
 #include "backend/precision.h"
@@ -59,6 +61,9 @@ std::string TuningStats::ToString() const {
        << measured << " measured (" << invalid << " invalid";
   if (transient > 0) text << ", " << transient << " of them transient";
   text << ") in " << std::fixed << seconds << " s";
+  if (retimed > 0) text << "; " << retimed << " timed again after the machine was busy";
+  if (busy > 0) text << "; " << busy << " still timed on a busy machine (measured again when it is calmer)";
+  if (from_busier > 0) text << "; " << from_busier << " stored costs timed on a busier machine measured again";
   return text.str();
 }
 
@@ -75,7 +80,9 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       device_(DeviceFingerprint()),
       version_suffix_(VersionSuffix(options_.measurement)),
       worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
-              options_.cache_dir) {}
+              options_.cache_dir),
+      speed_(options_.busy_factor),
+      busy_wait_left_(options_.busy_wait_seconds) {}
 
 MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartition& candidate,
                                                           const Function& function) const {
@@ -93,6 +100,10 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
   const std::optional<CostRecord> record = database_->Lookup(job.key);
   if (!record) return std::nullopt;
   if (record->transient) return std::nullopt;  // measured again: the failure may not recur
+  if (record->valid && record->probe_seconds > 0 && speed_.IsBusy(record->probe_seconds)) {
+    ++stats_.from_busier;
+    return std::nullopt;
+  }
   ++stats_.from_database;
   if (!record->valid) {
     invalid_.push_back(InvalidCandidate{job.description, record->reason});
@@ -102,12 +113,46 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
   return Cost::Seconds(record->seconds);
 }
 
-Cost MeasuredCostEstimator::Measure(const Job& job) {
+double MeasuredCostEstimator::Probe() {
+  if (!options_.speed_probe) return 0;
+  const double seconds = options_.speed_probe();
+  speed_.Observe(seconds);
+  return seconds;
+}
+
+void MeasuredCostEstimator::EnsureSpeedBaseline() {
+  constexpr int kBaselineProbes = 3;
+  if (!options_.speed_probe || speed_.fastest()) return;
+  for (int i = 0; i < kBaselineProbes; ++i) Probe();
+}
+
+MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job) {
   MeasurementRequest request{job.backend->name(), job.function, options_.threads, options_.seed, options_.measurement};
   const size_t starts_before = worker_.starts();
-  const MeasurementReply reply = worker_.Measure(request, options_.timeout_seconds);
+  const double before = Probe();
+  Timing timing;
+  timing.reply = worker_.Measure(request, options_.timeout_seconds);
+  timing.probe_seconds = std::max(before, Probe());
   stats_.worker_starts += worker_.starts() - starts_before;
-  ++stats_.measured;
+  return timing;
+}
+
+bool MeasuredCostEstimator::TakenWhileBusy(const Timing& timing) const {
+  return timing.reply.valid && speed_.IsBusy(timing.probe_seconds);
+}
+
+void MeasuredCostEstimator::WaitUntilCalm() {
+  constexpr double kPauseSeconds = 0.1;
+  while (busy_wait_left_ > 0) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!speed_.IsBusy(Probe())) return;
+    std::this_thread::sleep_for(std::chrono::duration<double>(kPauseSeconds));
+    busy_wait_left_ -= SecondsSince(start);
+  }
+}
+
+Cost MeasuredCostEstimator::Record(const Job& job, const Timing& timing) {
+  const MeasurementReply& reply = timing.reply;
   if (!reply.valid) return RecordInvalid(job, reply.reason, reply.transient);
   if (database_ != nullptr) {
     const Measurement& m = reply.measurement;
@@ -118,6 +163,7 @@ Cost MeasuredCostEstimator::Measure(const Job& job) {
     record.p90_seconds = m.p90_seconds;
     record.runs = m.runs;
     record.description = job.description;
+    record.probe_seconds = timing.probe_seconds;
     database_->Store(job.key, record);
   }
   return Cost::Seconds(reply.measurement.seconds);
@@ -192,6 +238,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   }
   std::vector<bool> done(pending.size(), false);
   std::vector<Cost> costs(pending.size(), Cost::Unknown());
+  if (!pending.empty()) EnsureSpeedBaseline();
   for (size_t j = 0; j < pending.size(); ++j) {
     if (std::optional<Cost> cost = Recall(pending[j])) {
       costs[j] = *cost;
@@ -202,13 +249,31 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   size_t to_measure = 0;
   for (bool is_done : done) to_measure += is_done ? 0 : 1;
   ProgressBar progress("measuring", to_measure, std::cerr, Display());
+  std::vector<Timing> timings(pending.size());
   for (size_t j = 0; j < pending.size(); ++j) {
     if (done[j]) continue;
-    costs[j] = Measure(pending[j]);
+    timings[j] = Time(pending[j]);
+    ++stats_.measured;
+    costs[j] = Record(pending[j], timings[j]);
     progress.Advance(1, pending[j].description);
     ReportProgress("measuring", progress.done(), to_measure, pending[j].description);
   }
   progress.Finish();
+  // Busy is judged against the fastest probe of the whole tuning, so timings of a burst at
+  // its start, which looked normal against the probes seen until then, are taken again too.
+  std::vector<size_t> busy;
+  for (size_t j = 0; j < pending.size(); ++j) {
+    if (!done[j] && TakenWhileBusy(timings[j])) busy.push_back(j);
+  }
+  for (size_t k = 0; k < busy.size(); ++k) {
+    const Job& job = pending[busy[k]];
+    WaitUntilCalm();
+    ++stats_.retimed;
+    timings[busy[k]] = Time(job);
+    costs[busy[k]] = Record(job, timings[busy[k]]);
+    if (TakenWhileBusy(timings[busy[k]])) ++stats_.busy;
+    ReportProgress("measuring again", k + 1, busy.size(), job.description);
+  }
   for (size_t j = 0; j < pending.size(); ++j) memo_.Insert(pending[j].function, pending[j].key.backend, costs[j]);
   stats_.seconds += SecondsSince(start);
 }
@@ -221,10 +286,16 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
     ++stats_.candidates;
     ++stats_.distinct;
     const Job job = MakeJob(candidate, function);
-    const std::optional<Cost> recalled = Recall(job);
-    const Cost cost = recalled ? *recalled : Measure(job);
+    EnsureSpeedBaseline();
+    std::optional<Cost> cost = Recall(job);
+    if (!cost) {
+      const Timing timing = Time(job);
+      ++stats_.measured;
+      cost = Record(job, timing);
+      if (TakenWhileBusy(timing)) ++stats_.busy;
+    }
     stats_.seconds += SecondsSince(start);
-    return cost;
+    return *cost;
   });
 }
 

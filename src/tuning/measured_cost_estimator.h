@@ -10,7 +10,10 @@
 // that timings do not disturb each other. A candidate that fails to compile or run, crashes
 // the worker or times out is Invalid, with the reason kept in invalid(); tuning carries on. A
 // failure for a passing reason (a time-out, the worker killed from outside) is stored as
-// transient: the next tuning measures that candidate again instead of recalling it.
+// transient: the next tuning measures that candidate again instead of recalling it. A timing
+// taken while the machine was busy (machine_speed.h) is taken again once it calms down; every
+// cost is stored with how fast the machine was (its speed probe), and a tuning on a machine
+// that is now faster than that by the busy factor measures it again instead of recalling it.
 #pragma once
 
 #include <functional>
@@ -23,6 +26,7 @@
 #include "collage/cost_estimator.h"
 #include "runtime/cost_database.h"
 #include "support/progress_bar.h"
+#include "tuning/machine_speed.h"
 #include "tuning/measurement.h"
 #include "tuning/measurement_process.h"
 
@@ -44,6 +48,13 @@ struct MeasuredCostOptions {
   bool show_progress = true;  // a progress bar on stderr when it is a terminal
   // Called after every item of each stage, whether or not the bar is shown.
   std::function<void(const TuningProgress&)> on_progress;
+  // Timed before and after each measurement to tell a busy machine (machine_speed.h); empty:
+  // every timing is stored.
+  std::function<double()> speed_probe = TimeSpeedProbe;
+  // A probe slower than this times the fastest one means the machine is busy.
+  double busy_factor = 1.5;
+  // The most seconds one estimator waits, in all, for a busy machine to calm down.
+  double busy_wait_seconds = 30;
 };
 
 struct TuningStats {
@@ -53,6 +64,9 @@ struct TuningStats {
   size_t measured = 0;       // timed now (invalid ones included)
   size_t invalid = 0;        // could not be compiled, run or timed in time
   size_t transient = 0;      // of the invalid ones measured now, those invalid for a passing reason
+  size_t retimed = 0;        // timed again because the machine was busy during their first timing
+  size_t busy = 0;           // still timed on a busy machine after waiting
+  size_t from_busier = 0;    // found in the database but timed on a busier machine: measured again
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it
   // "812 candidates, 430 distinct: 400 from the database, 30 measured (3 invalid) in 12.3 s"
@@ -84,10 +98,24 @@ class MeasuredCostEstimator final : public CostEstimator {
     std::string description;
   };
 
+  // A measurement and the slower of the speed probes around it (0 without probes).
+  struct Timing {
+    MeasurementReply reply;
+    double probe_seconds = 0;
+  };
+
   Job MakeJob(const CandidatePartition& candidate, const Function& function) const;
   // From the database, or nullopt.
   std::optional<Cost> Recall(const Job& job);
-  Cost Measure(const Job& job);
+  double Probe();
+  // Probes a few times when no probe has been seen yet: the speed a recalled cost is judged by.
+  void EnsureSpeedBaseline();
+  Timing Time(const Job& job);
+  bool TakenWhileBusy(const Timing& timing) const;
+  // Sleeps until a probe is no longer busy, within what is left of busy_wait_seconds.
+  void WaitUntilCalm();
+  // The cost of a timing, stored with its probe.
+  Cost Record(const Job& job, const Timing& timing);
   // Records a failed measurement; a transient one is measured again by the next tuning.
   Cost RecordInvalid(const Job& job, const std::string& reason, bool transient);
   ProgressBar::Display Display() const;
@@ -101,6 +129,8 @@ class MeasuredCostEstimator final : public CostEstimator {
   // Appended to each backend's version in the cost key: the measurement method, when not the default.
   std::string version_suffix_;
   MeasurementProcess worker_;
+  MachineSpeed speed_;
+  double busy_wait_left_;
   CostCache memo_;
   TuningStats stats_;
   std::vector<InvalidCandidate> invalid_;

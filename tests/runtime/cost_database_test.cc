@@ -30,6 +30,7 @@ CostRecord ExampleRecord() {
   record.runs = 37;
   record.description = "onednn: nn.conv2d+nn.relu 1x64x56x56";
   record.measured_at = 1700000000.5;
+  record.probe_seconds = 0.00125;
   return record;
 }
 
@@ -44,6 +45,7 @@ void ExpectSameRecord(const CostRecord& actual, const CostRecord& expected) {
   EXPECT_EQ(actual.description, expected.description);
   EXPECT_EQ(actual.measured_at, expected.measured_at);
   EXPECT_EQ(actual.transient, expected.transient);
+  EXPECT_EQ(actual.probe_seconds, expected.probe_seconds);
 }
 
 // Runs `sql` on the file through a connection of its own.
@@ -213,11 +215,11 @@ TEST_F(CostDatabaseTest, ExportCsvHasAHeaderAndOneQuotedRowPerEntry) {
   database.ExportCsv(csv);
   EXPECT_EQ(csv.str(),
             "candidate_hash,backend,backend_version,device,threads,valid,reason,seconds,median_seconds,p10_seconds,"
-            "p90_seconds,runs,description,measured_at,transient\n"
+            "p90_seconds,runs,description,measured_at,transient,probe_seconds\n"
             "9f86d081884c7d65,onednn,3.0.0,AMD EPYC | avx2 fma,4,0,\"error: \"\"conv\"\" failed, twice\",0,0,0,0,0,,"
-            "2.5,0\n"
+            "2.5,0,0\n"
             "9f86d081884c7d65,xnnpack,3.0.0,AMD EPYC | avx2 fma,4,1,,0.000125,0.00012,1e-04,0.00025,37,"
-            "onednn: nn.conv2d+nn.relu 1x64x56x56,1700000000.5,0\n");
+            "onednn: nn.conv2d+nn.relu 1x64x56x56,1700000000.5,0,0.00125\n");
 }
 
 TEST_F(CostDatabaseTest, DeviceValuesAreKeyedByDeviceAndName) {
@@ -323,7 +325,7 @@ INSERT INTO costs VALUES ('e', 'onednn', '3', 'cpu', 1, 0, 'onednn: cannot lower
 TEST_F(CostDatabaseTest, Schema1IsMigratedAndItsPassingFailuresBecomeTransient) {
   ExecuteOn(path_, kSchema1);
   CostDatabase database = OpenDatabase();
-  EXPECT_NE(messages_.str().find("migrated from schema version 1 to 2; 2 failed measurements marked transient"),
+  EXPECT_NE(messages_.str().find("migrated from schema version 1 to 3; 2 failed measurements marked transient"),
             std::string::npos)
       << messages_.str();
   EXPECT_EQ(database.GetStats().schema_version, CostDatabase::kSchemaVersion);
@@ -335,8 +337,28 @@ TEST_F(CostDatabaseTest, Schema1IsMigratedAndItsPassingFailuresBecomeTransient) 
   EXPECT_TRUE(lookup("c").transient);
   EXPECT_FALSE(lookup("d").transient);
   EXPECT_FALSE(lookup("e").transient);
+  EXPECT_EQ(lookup("a").probe_seconds, 0.0);
   EXPECT_EQ(database.GetStats().entries, 5u);
   EXPECT_EQ(database.CheckIntegrity(), "ok");
+}
+
+// Schema 2 gains the probe_seconds column: its costs are kept, with the machine's speed unknown.
+TEST_F(CostDatabaseTest, Schema2IsMigratedKeepingItsCosts) {
+  ExecuteOn(path_, std::string(kSchema1) + R"(
+ALTER TABLE costs ADD COLUMN transient INTEGER NOT NULL DEFAULT 0;
+PRAGMA user_version = 2;
+)");
+  CostDatabase database = OpenDatabase();
+  EXPECT_NE(messages_.str().find("migrated from schema version 2 to 3\n"), std::string::npos) << messages_.str();
+  const CostRecord kept = *database.Lookup({"a", "onednn", "3", "cpu", 1});
+  EXPECT_EQ(kept.seconds, 0.5);
+  EXPECT_EQ(kept.probe_seconds, 0.0);
+  EXPECT_FALSE(database.Lookup({"b", "onednn", "3", "cpu", 1})->transient) << "schema 2 already had the column";
+  CostRecord probed = kept;
+  probed.probe_seconds = 2e-3;
+  database.Store({"a", "onednn", "3", "cpu", 1}, probed);
+  EXPECT_EQ(database.Lookup({"a", "onednn", "3", "cpu", 1})->probe_seconds, 2e-3);
+  EXPECT_EQ(database.GetStats().schema_version, CostDatabase::kSchemaVersion);
 }
 
 TEST_F(CostDatabaseTest, DatabaseOfSomethingElseIsRefusedAndKept) {

@@ -1,9 +1,12 @@
 // Measured tuning end to end on test backends: invalid candidates of failing, hanging and
-// crashing backends do not stop the search, and the cost database makes a second tuning
-// measure nothing.
+// crashing backends do not stop the search, the cost database makes a second tuning measure
+// nothing, and timings taken while the machine was busy are taken again, and measured again by
+// a tuning on a calmer machine.
 #include "tuning/measured_cost_estimator.h"
 
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include "build_paths.h"
 #include "backend/reference/reference_backend.h"
@@ -39,6 +42,15 @@ class MeasuredCostEstimatorTest : public ::testing::Test {
     options.timeout_seconds = 0.5;
     options.measurement.min_runs = options.measurement.max_runs = 2;
     options.show_progress = false;
+    options.speed_probe = [] { return 1e-3; };  // a steady machine, unless a test says otherwise
+    return options;
+  }
+
+  // Options whose speed probe takes `probe_seconds(call)` on its call-th call (from 1).
+  MeasuredCostOptions ScriptedProbe(std::function<double(int call)> probe_seconds) const {
+    MeasuredCostOptions options = Options();
+    options.speed_probe = [calls = std::make_shared<int>(0), probe_seconds] { return probe_seconds(++*calls); };
+    options.busy_wait_seconds = 0.2;
     return options;
   }
 
@@ -157,6 +169,65 @@ TEST_F(MeasuredCostEstimatorTest, IdenticalCandidatesAreMeasuredOnce) {
   Partition(MakeFunction({x}, value), Specs({"good"}), estimator);
   EXPECT_GT(estimator.stats().candidates, estimator.stats().distinct);
   EXPECT_EQ(estimator.stats().measured, estimator.stats().distinct);
+}
+
+// A burst during the second timing (its probes ten times the others; the first three probes
+// are the tuning's baseline, the next two surround the first timing): that candidate is timed again
+// once the machine is calm, and everything ends up stored.
+TEST_F(MeasuredCostEstimatorTest, ATimingDuringABurstIsTakenAgainAndStored) {
+  const Function model = collage_testing::MakeSkip();
+  const std::vector<PartitionSpec> specs = Specs({"good", "reference"});
+  CostDatabase database = CostDatabase::Open(directory_.PathOf("costs.sqlite"));
+  MeasuredCostEstimator tuner(registry_, ScriptedProbe([](int call) { return call == 6 || call == 7 ? 1e-2 : 1e-3; }),
+                              &database);
+  Partition(model, specs, tuner);
+  ASSERT_GT(tuner.stats().measured, 2u);
+  EXPECT_EQ(tuner.stats().retimed, 1u);
+  EXPECT_EQ(tuner.stats().busy, 0u);
+  EXPECT_NE(tuner.stats().ToString().find("1 timed again after the machine was busy"), std::string::npos);
+  MeasuredCostEstimator again(registry_, Options(), &database);
+  Partition(model, specs, again);
+  EXPECT_EQ(again.stats().measured, 0u);
+}
+
+// A burst that outlasts the wait: the busy timings are used and stored with their slow probes.
+// A tuning on a machine as slow as that recalls them; one on the calm machine measures exactly
+// those again (and then stores them with calm probes).
+TEST_F(MeasuredCostEstimatorTest, TimingsThatStayBusyAreMeasuredAgainOnACalmerMachine) {
+  const Function model = collage_testing::MakeSkip();
+  const std::vector<PartitionSpec> specs = Specs({"good", "reference"});
+  CostDatabase database = CostDatabase::Open(directory_.PathOf("costs.sqlite"));
+  // The first measurement's probes (after the three of the baseline) are calm, all later ones not.
+  MeasuredCostEstimator tuner(registry_, ScriptedProbe([](int call) { return call <= 5 ? 1e-3 : 1e-2; }), &database);
+  const PartitionResult result = Partition(model, specs, tuner);
+  EXPECT_TRUE(result.total.IsKnown());
+  const size_t busy = tuner.stats().measured - 1;
+  ASSERT_GT(busy, 0u);
+  EXPECT_EQ(tuner.stats().retimed, busy);
+  EXPECT_EQ(tuner.stats().busy, busy);
+
+  MeasuredCostEstimator as_slow(registry_, ScriptedProbe([](int) { return 1e-2; }), &database);
+  Partition(model, specs, as_slow);
+  EXPECT_EQ(as_slow.stats().measured, 0u);
+  MeasuredCostEstimator calm(registry_, Options(), &database);
+  Partition(model, specs, calm);
+  EXPECT_EQ(calm.stats().measured, busy);
+  EXPECT_EQ(calm.stats().from_busier, busy);
+  MeasuredCostEstimator calm_again(registry_, Options(), &database);
+  Partition(model, specs, calm_again);
+  EXPECT_EQ(calm_again.stats().measured, 0u);
+}
+
+// A burst at the start of a tuning: its first timings look normal against the slow probes
+// seen so far and are stored, then judged again against the fastest probe of the tuning and
+// taken again.
+TEST_F(MeasuredCostEstimatorTest, TimingsOfABurstAtTheStartAreJudgedAgainstTheFastestProbe) {
+  const Function model = collage_testing::MakeSkip();
+  MeasuredCostEstimator tuner(registry_, ScriptedProbe([](int call) { return call <= 7 ? 1e-2 : 1e-3; }), nullptr);
+  Partition(model, Specs({"good", "reference"}), tuner);
+  ASSERT_GT(tuner.stats().measured, 2u);
+  EXPECT_EQ(tuner.stats().retimed, 2u);
+  EXPECT_EQ(tuner.stats().busy, 0u);
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+// Whether the machine is running at its usual speed: the tuner's guard against storing
+// timings taken while something else (another process, the host of a virtual machine) slowed
+// everything down. A burst like that once made every candidate timed during a minute five times
+// slower, and the cost database kept those costs for every later search.
+//
+// The check times a fixed piece of work, the speed probe, before and after each measurement.
+// The probe is single-threaded arithmetic on data that stays in the L1 cache, a few
+// milliseconds long so that sharing a core with another process shows. A machine is busy when
+// a probe took more than `busy_factor` times the fastest probe seen.
+#pragma once
+
+#include <functional>
+#include <optional>
+
+namespace collage {
+
+// Seconds the speed probe takes now.
+double TimeSpeedProbe();
+
+// The fastest probe seen, and the busy test against it.
+class MachineSpeed {
+ public:
+  explicit MachineSpeed(double busy_factor = 1.5) : busy_factor_(busy_factor) {}
+
+  // Records a probe (the fastest is kept).
+  void Observe(double probe_seconds);
+  // Slower than busy_factor times the fastest probe; false before any probe.
+  bool IsBusy(double probe_seconds) const;
+  std::optional<double> fastest() const { return fastest_; }
+  double busy_factor() const { return busy_factor_; }
+
+ private:
+  double busy_factor_;
+  std::optional<double> fastest_;
+};
+
+}  // namespace collage
