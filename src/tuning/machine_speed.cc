@@ -31,8 +31,8 @@ void MachineSpeed::Observe(double probe_seconds) {
   if (!fastest_ || probe_seconds < *fastest_) fastest_ = probe_seconds;
 }
 
-bool MachineSpeed::IsBusy(double probe_seconds) const {
-  return fastest_ && probe_seconds > busy_factor_ * *fastest_;
+bool MachineSpeed::IsSlowerThan(double probe_seconds, double factor) const {
+  return fastest_ && probe_seconds > factor * *fastest_;
 }
 
 }  // namespace collage

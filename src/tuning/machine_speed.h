@@ -25,7 +25,9 @@ class MachineSpeed {
   // Records a probe (the fastest is kept).
   void Observe(double probe_seconds);
   // Slower than busy_factor times the fastest probe; false before any probe.
-  bool IsBusy(double probe_seconds) const;
+  bool IsBusy(double probe_seconds) const { return IsSlowerThan(probe_seconds, busy_factor_); }
+  // Slower than `factor` times the fastest probe; false before any probe.
+  bool IsSlowerThan(double probe_seconds, double factor) const;
   std::optional<double> fastest() const { return fastest_; }
   double busy_factor() const { return busy_factor_; }
 

@@ -100,7 +100,8 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
   const std::optional<CostRecord> record = database_->Lookup(job.key);
   if (!record) return std::nullopt;
   if (record->transient) return std::nullopt;  // measured again: the failure may not recur
-  if (record->valid && record->probe_seconds > 0 && speed_.IsBusy(record->probe_seconds)) {
+  if (record->valid && record->probe_seconds > 0 &&
+      speed_.IsSlowerThan(record->probe_seconds, options_.recall_factor)) {
     ++stats_.from_busier;
     return std::nullopt;
   }

@@ -13,7 +13,7 @@
 // transient: the next tuning measures that candidate again instead of recalling it. A timing
 // taken while the machine was busy (machine_speed.h) is taken again once it calms down; every
 // cost is stored with how fast the machine was (its speed probe), and a tuning on a machine
-// that is now faster than that by the busy factor measures it again instead of recalling it.
+// now faster than that by the recall factor measures it again instead of recalling it.
 #pragma once
 
 #include <functional>
@@ -53,6 +53,10 @@ struct MeasuredCostOptions {
   std::function<double()> speed_probe = TimeSpeedProbe;
   // A probe slower than this times the fastest one means the machine is busy.
   double busy_factor = 1.5;
+  // A stored cost whose probe is slower than this times this tuning's fastest is measured again
+  // rather than recalled: above busy_factor, so that ordinary differences in load between two
+  // tunings do not make each re-measure what the other stored.
+  double recall_factor = 2.0;
   // The most seconds one estimator waits, in all, for a busy machine to calm down.
   double busy_wait_seconds = 30;
 };
