@@ -40,6 +40,8 @@ struct BenchmarkResult {
   std::optional<double> graph_ms;
   std::optional<double> graph_additive_error;
   std::optional<double> fp32_ms;  // Precision::kAuto: the fp32 plan's (collage is the chosen plan)
+  // Rounds timed again because a speed probe around them said the machine was busy.
+  int retaken_rounds = 0;
 };
 
 // The names of the variants Benchmark times, in order. The model must come from Compile or Place

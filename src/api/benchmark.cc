@@ -49,7 +49,8 @@ BenchmarkResult Benchmark(const CompiledModel& compiled, const BenchmarkOptions&
                          .additive_error = comparison.additive_error,
                          .graph_ms = comparison.graph_ms,
                          .graph_additive_error = comparison.graph_additive_error,
-                         .fp32_ms = comparison.fp32_ms};
+                         .fp32_ms = comparison.fp32_ms,
+                         .retaken_rounds = comparison.latencies.empty() ? 0 : comparison.latencies.front().retaken_rounds};
   for (const VariantLatency& latency : comparison.latencies) {
     result.variants.push_back({latency.name, latency.milliseconds.median, latency.milliseconds.p10,
                                latency.milliseconds.p90, latency.same_as});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <utility>
 
 #include "interpreter/interpreter.h"
 #include "ir/structural_equal.h"
@@ -69,18 +70,31 @@ std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVari
       throw Error("benchmark variant " + variant.name + ": " + error.what());
     }
   }
-  for (int round = 0; round < options.rounds; ++round) {
+  MachineSpeed speed(options.speed_probe);
+  speed.EnsureBaseline();
+  double wait_left = options.busy_wait_seconds;
+  int retaken = 0;
+  for (int round = 0; round < options.rounds;) {
+    const double before = speed.Probe();
+    std::vector<std::pair<size_t, double>> samples;
     for (size_t position : InterleavedOrder(timed.size(), static_cast<size_t>(round))) {
       const size_t v = timed[position];
       const auto start = std::chrono::steady_clock::now();
       executors[v]->Run(arguments);
-      latencies[v].samples.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      samples.emplace_back(v, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
+    if (speed.IsBusy(std::max(before, speed.Probe())) && retaken < options.max_retaken_rounds) {
+      ++retaken;
+      speed.WaitUntilCalm(wait_left);
+      continue;
+    }
+    for (const auto& [v, milliseconds] : samples) latencies[v].samples.push_back(milliseconds);
+    ++round;
   }
   for (size_t v = 0; v < variants.size(); ++v) {
     if (timed_as[v] != v) latencies[v].samples = latencies[timed_as[v]].samples;
     latencies[v].milliseconds = Summarize(latencies[v].samples);
+    latencies[v].retaken_rounds = retaken;
   }
   return latencies;
 }

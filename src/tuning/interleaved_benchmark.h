@@ -5,7 +5,10 @@
 // after the same other one, whose cold caches and idle threads it would inherit. Every variant
 // runs on the same seeded inputs with the same thread count. Variants with equal modules (structurally, constants by value, once
 // the Composite calls of partitions whose backend reads them as labels only are inlined) are
-// one placement: it is compiled and timed once, and each of them reports its samples.
+// one placement: it is compiled and timed once, and each of them reports its samples. A round
+// during which the machine was busy (a speed probe before or after it slower than 1.5 times
+// the fastest, machine_speed.h) is taken again once the machine is calm: a burst on a shared
+// host made every variant several times slower for a minute, half the rounds of a benchmark.
 #pragma once
 
 #include <string>
@@ -15,6 +18,7 @@
 #include "ir/module.h"
 #include "runtime/executable_cache.h"
 #include "support/statistics.h"
+#include "tuning/machine_speed.h"
 
 namespace collage {
 
@@ -30,6 +34,11 @@ struct BenchmarkOptions {
   int rounds = 10;
   // Compiled partitions to reuse and to add to (executable_cache.h); null: compile everything.
   ExecutableCache* cache = nullptr;
+  // Timed before and after each round; empty: no round is taken again.
+  std::function<double()> speed_probe = TimeSpeedProbe;
+  // At most this many rounds are taken again, and at most this long is waited for calm, per benchmark.
+  int max_retaken_rounds = 10;
+  double busy_wait_seconds = 3;
 };
 
 struct VariantLatency {
@@ -37,6 +46,8 @@ struct VariantLatency {
   LatencySummary milliseconds;
   std::vector<double> samples;  // milliseconds, one per round
   std::string same_as;          // the earlier variant with an equal module, whose samples these are; or ""
+  // Rounds of the benchmark taken again because the machine was busy (the same for every variant).
+  int retaken_rounds = 0;
 };
 
 // The order in which round `round` runs `variants` variants (indices 0..variants-1): the rows of

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <thread>
 
 namespace collage {
 namespace {
@@ -25,6 +26,29 @@ double TimeSpeedProbe() {
   volatile float sink = data[kProbeFloats / 2];
   (void)sink;
   return seconds;
+}
+
+double MachineSpeed::Probe() {
+  if (!probe_) return 0;
+  const double seconds = probe_();
+  Observe(seconds);
+  return seconds;
+}
+
+void MachineSpeed::EnsureBaseline(int count) {
+  if (!probe_ || fastest_) return;
+  for (int i = 0; i < count; ++i) Probe();
+}
+
+bool MachineSpeed::WaitUntilCalm(double& seconds_left) {
+  constexpr double kPauseSeconds = 0.1;
+  while (true) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!IsBusy(Probe())) return true;
+    if (seconds_left <= 0) return false;
+    std::this_thread::sleep_for(std::chrono::duration<double>(kPauseSeconds));
+    seconds_left -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
 }
 
 void MachineSpeed::Observe(double probe_seconds) {

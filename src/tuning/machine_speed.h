@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 namespace collage {
 
@@ -20,7 +21,20 @@ double TimeSpeedProbe();
 // The fastest probe seen, and the busy test against it.
 class MachineSpeed {
  public:
-  explicit MachineSpeed(double busy_factor = 1.5) : busy_factor_(busy_factor) {}
+  // `probe` times the speed probe (TimeSpeedProbe, or a stand-in in tests); empty: no probing,
+  // and the machine is never busy.
+  explicit MachineSpeed(std::function<double()> probe = TimeSpeedProbe, double busy_factor = 1.5)
+      : probe_(std::move(probe)), busy_factor_(busy_factor) {}
+
+  bool probes() const { return static_cast<bool>(probe_); }
+  // Times the probe and records it; 0 without a probe.
+  double Probe();
+  // Probes `count` times if no probe has been recorded yet: the baseline later probes are
+  // judged against.
+  void EnsureBaseline(int count = 3);
+  // Probes every 0.1 s until a probe is not busy or `seconds_left` (decreased by the time
+  // spent) runs out; returns whether the machine is calm.
+  bool WaitUntilCalm(double& seconds_left);
 
   // Records a probe (the fastest is kept).
   void Observe(double probe_seconds);
@@ -32,6 +46,7 @@ class MachineSpeed {
   double busy_factor() const { return busy_factor_; }
 
  private:
+  std::function<double()> probe_;
   double busy_factor_;
   std::optional<double> fastest_;
 };

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "backend/backend_source_hash.h"
 #include "backend/precision.h"
@@ -81,7 +80,7 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       version_suffix_(VersionSuffix(options_.measurement)),
       worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
               options_.cache_dir),
-      speed_(options_.busy_factor),
+      speed_(options_.speed_probe, options_.busy_factor),
       busy_wait_left_(options_.busy_wait_seconds) {}
 
 MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartition& candidate,
@@ -114,42 +113,19 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
   return Cost::Seconds(record->seconds);
 }
 
-double MeasuredCostEstimator::Probe() {
-  if (!options_.speed_probe) return 0;
-  const double seconds = options_.speed_probe();
-  speed_.Observe(seconds);
-  return seconds;
-}
-
-void MeasuredCostEstimator::EnsureSpeedBaseline() {
-  constexpr int kBaselineProbes = 3;
-  if (!options_.speed_probe || speed_.fastest()) return;
-  for (int i = 0; i < kBaselineProbes; ++i) Probe();
-}
-
 MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job) {
   MeasurementRequest request{job.backend->name(), job.function, options_.threads, options_.seed, options_.measurement};
   const size_t starts_before = worker_.starts();
-  const double before = Probe();
+  const double before = speed_.Probe();
   Timing timing;
   timing.reply = worker_.Measure(request, options_.timeout_seconds);
-  timing.probe_seconds = std::max(before, Probe());
+  timing.probe_seconds = std::max(before, speed_.Probe());
   stats_.worker_starts += worker_.starts() - starts_before;
   return timing;
 }
 
 bool MeasuredCostEstimator::TakenWhileBusy(const Timing& timing) const {
   return timing.reply.valid && speed_.IsBusy(timing.probe_seconds);
-}
-
-void MeasuredCostEstimator::WaitUntilCalm() {
-  constexpr double kPauseSeconds = 0.1;
-  while (busy_wait_left_ > 0) {
-    const auto start = std::chrono::steady_clock::now();
-    if (!speed_.IsBusy(Probe())) return;
-    std::this_thread::sleep_for(std::chrono::duration<double>(kPauseSeconds));
-    busy_wait_left_ -= SecondsSince(start);
-  }
 }
 
 Cost MeasuredCostEstimator::Record(const Job& job, const Timing& timing) {
@@ -239,7 +215,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   }
   std::vector<bool> done(pending.size(), false);
   std::vector<Cost> costs(pending.size(), Cost::Unknown());
-  if (!pending.empty()) EnsureSpeedBaseline();
+  if (!pending.empty()) speed_.EnsureBaseline();
   for (size_t j = 0; j < pending.size(); ++j) {
     if (std::optional<Cost> cost = Recall(pending[j])) {
       costs[j] = *cost;
@@ -268,7 +244,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   }
   for (size_t k = 0; k < busy.size(); ++k) {
     const Job& job = pending[busy[k]];
-    WaitUntilCalm();
+    speed_.WaitUntilCalm(busy_wait_left_);
     ++stats_.retimed;
     timings[busy[k]] = Time(job);
     costs[busy[k]] = Record(job, timings[busy[k]]);
@@ -287,7 +263,7 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
     ++stats_.candidates;
     ++stats_.distinct;
     const Job job = MakeJob(candidate, function);
-    EnsureSpeedBaseline();
+    speed_.EnsureBaseline();
     std::optional<Cost> cost = Recall(job);
     if (!cost) {
       const Timing timing = Time(job);

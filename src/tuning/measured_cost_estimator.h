@@ -58,7 +58,7 @@ struct MeasuredCostOptions {
   // tunings do not make each re-measure what the other stored.
   double recall_factor = 2.0;
   // The most seconds one estimator waits, in all, for a busy machine to calm down.
-  double busy_wait_seconds = 30;
+  double busy_wait_seconds = 5;
 };
 
 struct TuningStats {
@@ -111,13 +111,8 @@ class MeasuredCostEstimator final : public CostEstimator {
   Job MakeJob(const CandidatePartition& candidate, const Function& function) const;
   // From the database, or nullopt.
   std::optional<Cost> Recall(const Job& job);
-  double Probe();
-  // Probes a few times when no probe has been seen yet: the speed a recalled cost is judged by.
-  void EnsureSpeedBaseline();
   Timing Time(const Job& job);
   bool TakenWhileBusy(const Timing& timing) const;
-  // Sleeps until a probe is no longer busy, within what is left of busy_wait_seconds.
-  void WaitUntilCalm();
   // The cost of a timing, stored with its probe.
   Cost Record(const Job& job, const Timing& timing);
   // Records a failed measurement; a transient one is measured again by the next tuning.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "parser/parser.h"
 #include "runtime/greedy_placement.h"
@@ -94,6 +95,38 @@ TEST_F(InterleavedBenchmarkTest, VariantsWithEqualModulesAreCompiledAndTimedOnce
   EXPECT_EQ(latencies[2].milliseconds.median, latencies[0].milliseconds.median);
   EXPECT_TRUE(latencies[1].same_as.empty());
   EXPECT_EQ(latencies[1].samples.size(), 5u);
+}
+
+// Rounds whose probes say the machine was busy are taken again, so every variant still gets
+// one sample per kept round; without a probe nothing is retaken (the negative control).
+TEST_F(InterleavedBenchmarkTest, RoundsTakenOnABusyMachineAreTakenAgain) {
+  BenchmarkOptions options;
+  options.rounds = 4;
+  options.busy_wait_seconds = 0;
+  // Three baseline probes, then two per round: the second round's probes (calls 6 and 7) are busy.
+  options.speed_probe = [calls = std::make_shared<int>(0)] {
+    ++*calls;
+    return *calls == 6 || *calls == 7 ? 1e-2 : 1e-3;
+  };
+  std::vector<VariantLatency> latencies =
+      BenchmarkInterleaved({{"mixed", Place({"unary"})}, {"fallback only", Place({})}}, registry_, options);
+  for (const VariantLatency& latency : latencies) {
+    EXPECT_EQ(latency.samples.size(), 4u) << latency.name;
+    EXPECT_EQ(latency.retaken_rounds, 1) << latency.name;
+  }
+  options.speed_probe = [] { return 1e-2; };
+  latencies = BenchmarkInterleaved({{"mixed", Place({"unary"})}}, registry_, options);
+  EXPECT_EQ(latencies[0].retaken_rounds, 0) << "a machine as slow as always is not busy";
+  options.speed_probe = nullptr;
+  latencies = BenchmarkInterleaved({{"mixed", Place({"unary"})}}, registry_, options);
+  EXPECT_EQ(latencies[0].retaken_rounds, 0);
+  EXPECT_EQ(latencies[0].samples.size(), 4u);
+  // Always busy after the baseline: at most max_retaken_rounds are retaken, then rounds are kept.
+  options.max_retaken_rounds = 2;
+  options.speed_probe = [calls = std::make_shared<int>(0)] { return ++*calls <= 3 ? 1e-3 : 1e-2; };
+  latencies = BenchmarkInterleaved({{"mixed", Place({"unary"})}}, registry_, options);
+  EXPECT_EQ(latencies[0].retaken_rounds, 2);
+  EXPECT_EQ(latencies[0].samples.size(), 4u);
 }
 
 // The same placement once with the relu wrapped in a Composite function: timed once when the

@@ -4,12 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace collage {
 namespace {
 
 TEST(MachineSpeedTest, BusyMeansSlowerThanTheFactorTimesTheFastestProbe) {
-  MachineSpeed speed(1.5);
+  MachineSpeed speed(nullptr, 1.5);
   EXPECT_FALSE(speed.IsBusy(1.0)) << "nothing to compare with yet";
   speed.Observe(2e-3);
   speed.Observe(1e-3);
@@ -18,6 +19,35 @@ TEST(MachineSpeedTest, BusyMeansSlowerThanTheFactorTimesTheFastestProbe) {
   EXPECT_EQ(*speed.fastest(), 1e-3);
   EXPECT_FALSE(speed.IsBusy(1.5e-3));
   EXPECT_TRUE(speed.IsBusy(1.6e-3));
+}
+
+// A probe that is busy for its first `busy_calls` calls (10 ms), then calm (1 ms).
+std::function<double()> BusyThenCalm(int busy_calls) {
+  return [calls = std::make_shared<int>(0), busy_calls] { return ++*calls <= busy_calls ? 1e-2 : 1e-3; };
+}
+
+TEST(MachineSpeedTest, WaitsUntilAProbeIsCalmWithinItsTime) {
+  MachineSpeed speed(BusyThenCalm(3));
+  speed.Observe(1e-3);
+  double seconds_left = 5;
+  EXPECT_TRUE(speed.WaitUntilCalm(seconds_left));
+  EXPECT_LT(seconds_left, 5 - 0.25) << "three pauses of 0.1 s";
+
+  MachineSpeed busy(BusyThenCalm(1000));
+  busy.Observe(1e-3);
+  seconds_left = 0.25;
+  EXPECT_FALSE(busy.WaitUntilCalm(seconds_left));
+  EXPECT_LE(seconds_left, 0);
+}
+
+TEST(MachineSpeedTest, TheBaselineIsTakenOnce) {
+  MachineSpeed speed(BusyThenCalm(1));
+  speed.EnsureBaseline(3);
+  EXPECT_EQ(*speed.fastest(), 1e-3);
+  MachineSpeed without_probe(nullptr);
+  without_probe.EnsureBaseline();
+  EXPECT_FALSE(without_probe.fastest());
+  EXPECT_FALSE(without_probe.IsBusy(without_probe.Probe()));
 }
 
 // The probe does real work (not optimized away): even its fastest run takes a measurable time.

@@ -75,6 +75,9 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   const std::vector<api::VariantTiming>& latencies = comparison.variants;
   const double collage_ms = comparison.collage_ms;
   PrintTable(latencies, collage_ms);
+  if (comparison.retaken_rounds > 0) {
+    std::cout << comparison.retaken_rounds << " rounds timed again: the machine was busy during them\n";
+  }
   std::cout << std::setprecision(3) << "collage vs best single (" << comparison.best_single
             << "): " << comparison.best_single_ms / collage_ms << "x, vs greedy: " << comparison.greedy_ms / collage_ms
             << "x\n"
@@ -117,6 +120,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
         {"tuning_s", search.seconds},
         {"partitions", search.op_level_partitions},
         {"repeat", options.rounds},
+        {"retaken_rounds", comparison.retaken_rounds},
         {"best_single", comparison.best_single},
         {"spread_ms", std::move(spread_ms)},
         {"same_placement", std::move(same_placement)},
