@@ -57,6 +57,9 @@ struct SearchSummary {
   // found invalid (a description and why).
   std::optional<std::string> tuning;
   size_t measured_candidates = 0;
+  // Of those, costs found in the database but measured again: they had been timed while the
+  // machine was busier than it is now.
+  size_t busier_machine_candidates = 0;
   std::string cost_database;
   struct InvalidCandidate {
     std::string description;

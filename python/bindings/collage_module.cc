@@ -185,6 +185,11 @@ PYBIND11_MODULE(_collage, module) {
       .def_property_readonly("threads", &api::CompiledModel::threads)
       .def("run", &Run, py::arg("inputs"))
       .def("placement", &api::CompiledModel::placement)
+      .def_property_readonly("tuning",
+                             [](const api::CompiledModel& compiled) -> std::optional<std::string> {
+                               const std::optional<api::SearchSummary> search = compiled.search();
+                               return search ? search->tuning : std::nullopt;
+                             })
       .def("save_plan", &api::CompiledModel::SavePlan, py::arg("path"))
       .def("write_report", &api::CompiledModel::WriteReport, py::arg("path"), py::call_guard<py::gil_scoped_release>())
       .def("_last_input_addresses", [](const api::CompiledModel& compiled) {

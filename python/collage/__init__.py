@@ -94,6 +94,12 @@ class CompiledModel:
         """The partitions (backend, ops, layout, estimated and, after a run, measured ms)."""
         return self._native.placement()
 
+    @property
+    def tuning(self) -> Optional[str]:
+        """With measured costs, the tuning's one-line account (candidates, database hits,
+        measurements, invalid ones, those timed again because the machine was busy); else None."""
+        return self._native.tuning
+
     def save_plan(self, path: Union[str, os.PathLike]) -> None:
         """Writes the plan file that collage.load_plan and `collage run --plan` read."""
         self._native.save_plan(os.fspath(path))

@@ -234,6 +234,7 @@ std::optional<SearchSummary> CompiledModel::search() const {
   if (placement.tuning) {
     summary.tuning = placement.tuning->ToString();
     summary.measured_candidates = placement.tuning->measured;
+    summary.busier_machine_candidates = placement.tuning->from_busier;
   }
   summary.cost_database = placement.database_path;
   for (const InvalidCandidate& invalid : placement.invalid) {

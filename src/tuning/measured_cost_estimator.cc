@@ -242,14 +242,12 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   for (size_t j = 0; j < pending.size(); ++j) {
     if (!done[j] && TakenWhileBusy(timings[j])) busy.push_back(j);
   }
-  for (size_t k = 0; k < busy.size(); ++k) {
-    const Job& job = pending[busy[k]];
+  for (size_t j : busy) {
     speed_.WaitUntilCalm(busy_wait_left_);
     ++stats_.retimed;
-    timings[busy[k]] = Time(job);
-    costs[busy[k]] = Record(job, timings[busy[k]]);
-    if (TakenWhileBusy(timings[busy[k]])) ++stats_.busy;
-    ReportProgress("measuring again", k + 1, busy.size(), job.description);
+    timings[j] = Time(pending[j]);
+    costs[j] = Record(pending[j], timings[j]);
+    if (TakenWhileBusy(timings[j])) ++stats_.busy;
   }
   for (size_t j = 0; j < pending.size(); ++j) memo_.Insert(pending[j].function, pending[j].key.backend, costs[j]);
   stats_.seconds += SecondsSince(start);

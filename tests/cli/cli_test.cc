@@ -524,7 +524,7 @@ TEST_F(CliTest, DbStatsShowsLocationSchemaAndCountsPerBackend) {
   const CliResult result = Run({"db", "stats", "--db", path});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   for (const std::string& expected :
-       {"database        " + path + "\n", std::string("schema          2\n"),
+       {"database        " + path + "\n", "schema          " + std::to_string(CostDatabase::kSchemaVersion) + "\n",
         std::string("entries         3 (1 invalid)\n"), std::string("  onednn        2\n"),
         std::string("  xnnpack       1\n")}) {
     EXPECT_NE(result.out.find(expected), std::string::npos) << expected << " in\n" << result.out;
