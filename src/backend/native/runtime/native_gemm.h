@@ -9,18 +9,17 @@
 // sees every finished element once. Threads split the column panels.
 #pragma once
 
-#include "native_runtime.h"
+#include "native_vector.h"
 
 namespace native {
 
 inline constexpr int kMR = 6;
-inline constexpr int kNR = 32;
+inline constexpr int kNR = 16;
 inline constexpr int64_t kKC = 256;
 
-typedef float Vec16 __attribute__((vector_size(64)));
-
-NATIVE_INLINE Vec16 LoadVec(const float* p) { return *reinterpret_cast<const Vec16*>(p); }
-NATIVE_INLINE void StoreVec(float* p, Vec16 v) { *reinterpret_cast<Vec16*>(p) = v; }
+// A kMR x kNR tile is 12 eight-float accumulators, which with two B vectors and one
+// broadcast A value fits the 16 vector registers of AVX2.
+inline constexpr int kVectorsPerRow = kNR / 8;
 
 // A[m, k] at data[m * row_stride + k * column_stride]; one of the strides is 1.
 struct MatrixA {
@@ -38,27 +37,29 @@ NATIVE_INLINE MatrixA RowMajorA(const float* data, int64_t lda) { return {data, 
 // stride when RowMajor, else its column stride.
 template <int Rows, bool RowMajor>
 inline void MicroKernel(int64_t kc, const float* a, int64_t stride, const float* b, float* c, bool accumulate) {
-  Vec16 acc[Rows][2];
+  Vec8 acc[Rows][kVectorsPerRow];
 #pragma GCC unroll 6
-  for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = Vec16{};
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 2
+    for (int v = 0; v < kVectorsPerRow; ++v) acc[r][v] = Vec8{};
+  }
   for (int64_t k = 0; k < kc; ++k) {
-    const Vec16 b0 = LoadVec(b + k * kNR);
-    const Vec16 b1 = LoadVec(b + k * kNR + 16);
+    Vec8 bk[kVectorsPerRow];
+#pragma GCC unroll 2
+    for (int v = 0; v < kVectorsPerRow; ++v) bk[v] = LoadVec(b + k * kNR + v * 8);
 #pragma GCC unroll 6
     for (int r = 0; r < Rows; ++r) {
-      const float av = RowMajor ? a[r * stride + k] : a[k * stride + r];
-      acc[r][0] += av * b0;
-      acc[r][1] += av * b1;
+      const Vec8 av = Broadcast(RowMajor ? a[r * stride + k] : a[k * stride + r]);
+#pragma GCC unroll 2
+      for (int v = 0; v < kVectorsPerRow; ++v) acc[r][v] = MultiplyAdd(av, bk[v], acc[r][v]);
     }
   }
 #pragma GCC unroll 6
   for (int r = 0; r < Rows; ++r) {
-    if (accumulate) {
-      StoreVec(c + r * kNR, LoadVec(c + r * kNR) + acc[r][0]);
-      StoreVec(c + r * kNR + 16, LoadVec(c + r * kNR + 16) + acc[r][1]);
-    } else {
-      StoreVec(c + r * kNR, acc[r][0]);
-      StoreVec(c + r * kNR + 16, acc[r][1]);
+#pragma GCC unroll 2
+    for (int v = 0; v < kVectorsPerRow; ++v) {
+      float* out = c + r * kNR + v * 8;
+      StoreVec(out, accumulate ? LoadVec(out) + acc[r][v] : acc[r][v]);
     }
   }
 }

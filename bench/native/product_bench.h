@@ -1,0 +1,12 @@
+// The matrix-product benchmark of native_bench: native against oneDNN on transformer and CNN
+// shapes.
+#pragma once
+
+namespace collage {
+
+// Times each shape's function compiled by native and by oneDNN, interleaved, after checking
+// that both compute the same outputs; prints medians, percentiles and the native / oneDNN
+// ratio. `runs` timed runs per backend after 3 warm-up runs.
+void BenchProducts(int threads, int runs);
+
+}  // namespace collage
