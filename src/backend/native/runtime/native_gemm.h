@@ -152,20 +152,50 @@ void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, c
   });
 }
 
-// Few rows times a transposed B (dense with a small batch): one dot product per output,
-// vectorized along K, threads over columns.
+// sums[c] = sum over k of row[k] * columns[c * ldb + k] for c < Columns: each column's dot
+// product in two 8-float accumulators, the row's vectors loaded once for all the columns.
+template <int Columns>
+NATIVE_INLINE void DotProducts(int64_t k_count, const float* row, const float* columns, int64_t ldb, float* sums) {
+  Vec8 acc[Columns][2];
+#pragma GCC unroll 4
+  for (int c = 0; c < Columns; ++c) acc[c][0] = acc[c][1] = Vec8{};
+  int64_t k = 0;
+  for (; k + 16 <= k_count; k += 16) {
+    const Vec8 a0 = LoadUnaligned(row + k);
+    const Vec8 a1 = LoadUnaligned(row + k + 8);
+#pragma GCC unroll 4
+    for (int c = 0; c < Columns; ++c) {
+      acc[c][0] = MultiplyAdd(a0, LoadUnaligned(columns + c * ldb + k), acc[c][0]);
+      acc[c][1] = MultiplyAdd(a1, LoadUnaligned(columns + c * ldb + k + 8), acc[c][1]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int c = 0; c < Columns; ++c) {
+    float sum = SumLanes(acc[c][0] + acc[c][1]);
+    for (int64_t tail = k; tail < k_count; ++tail) sum += row[tail] * columns[c * ldb + tail];
+    sums[c] = sum;
+  }
+}
+
+inline constexpr int kDotColumns = 4;
+
+// Few rows times a transposed B (dense with a small batch): dot products along K, kDotColumns
+// columns at a time, threads over columns.
 template <typename Epilogue>
 void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, const float* b, const Threads& threads,
                     const Epilogue& epilogue) {
   ParallelFor(n_count, threads, 16, [&](int64_t begin, int64_t end) {
     for (int64_t m = 0; m < m_count; ++m) {
       const float* row = a + m * k_count;
-      for (int64_t n = begin; n < end; ++n) {
-        const float* column = b + n * k_count;
-        float sum = 0.0f;
-#pragma omp simd reduction(+ : sum)
-        for (int64_t k = 0; k < k_count; ++k) sum += row[k] * column[k];
-        epilogue(m, n, sum);
+      float sums[kDotColumns];
+      int64_t n = begin;
+      for (; n + kDotColumns <= end; n += kDotColumns) {
+        DotProducts<kDotColumns>(k_count, row, b + n * k_count, k_count, sums);
+        for (int c = 0; c < kDotColumns; ++c) epilogue(m, n + c, sums[c]);
+      }
+      for (; n < end; ++n) {
+        DotProducts<1>(k_count, row, b + n * k_count, k_count, sums);
+        epilogue(m, n, sums[0]);
       }
     }
   });
