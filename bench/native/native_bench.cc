@@ -9,9 +9,10 @@
 //                                        excitation and RMS-norm kernels against the decomposed
 //                                        ops they replace (the same function compiled without
 //                                        fusing the forms), gpt2/bert/efficientnet shapes
-//   native_bench products [threads] [runs]
+//   native_bench products [threads] [runs] [filter]
 //                                        dense, matmul, batch matmul, attention and convolution
-//                                        on transformer and CNN shapes against oneDNN
+//                                        on transformer and CNN shapes against oneDNN (those
+//                                        whose names contain `filter`)
 //   native_bench zoo [threads] [runs] [models...]
 //                                        whole-model latency of zoo models compiled by native
 //
@@ -238,7 +239,7 @@ int main(int argc, char** argv) {
     } else if (mode == "fused") {
       collage::BenchFused(threads);
     } else if (mode == "products") {
-      collage::BenchProducts(threads, argc > 3 ? std::atoi(argv[3]) : 21);
+      collage::BenchProducts(threads, argc > 3 ? std::atoi(argv[3]) : 21, argc > 4 ? argv[4] : "");
     } else if (mode == "zoo") {
       const int runs = argc > 3 ? std::atoi(argv[3]) : 10;
       std::vector<std::string> models;
@@ -247,7 +248,7 @@ int main(int argc, char** argv) {
       for (const std::string& model : models) collage::BenchModel(model, threads, runs);
     } else {
       std::fprintf(stderr,
-                   "usage: native_bench elementwise [threads] | fused [threads] | products [threads] [runs] |\n"
+                   "usage: native_bench elementwise [threads] | fused [threads] | products [threads] [runs] [filter] |\n"
                    "       native_bench zoo [threads] [runs] [models...]\n");
       return 2;
     }

@@ -122,7 +122,7 @@ void BenchProduct(const Product& product, const Backend& native, const Backend& 
 
 }  // namespace
 
-void BenchProducts(int threads, int runs) {
+void BenchProducts(int threads, int runs, const std::string& filter) {
   const BackendPtr native = BackendRegistry::Global().Get("native");
   const BackendPtr onednn = BackendRegistry::Global().Find("onednn");
   if (!onednn) throw Error("built without onednn");
@@ -143,7 +143,9 @@ void BenchProducts(int threads, int runs) {
       Convolution(256, 64, 56, 1),
       Convolution(512, 512, 7, 3),
   };
-  for (const Product& product : products) BenchProduct(product, *native, *onednn, threads, runs);
+  for (const Product& product : products) {
+    if (product.name.find(filter) != std::string::npos) BenchProduct(product, *native, *onednn, threads, runs);
+  }
 }
 
 }  // namespace collage

@@ -127,7 +127,7 @@ NATIVE_INLINE void Conv2d(const ConvShape& s, const float* data, const float* we
       const float* image = data + (n * s.in_channels + g * s.GroupInChannels()) * s.in_height * s.in_width;
       const float* weights = weight + g * s.GroupOutChannels() * k_count;
       const int64_t base = (n * s.out_channels + g * s.GroupOutChannels()) * planes;
-      const auto store = [&](int64_t m, int64_t p, float value) { epilogue(base + m * planes + p, value); };
+      const LinearStore<Epilogue> store{epilogue, base, planes};
       if (pointwise) {
         Gemm(s.GroupOutChannels(), planes, k_count, RowMajorA(weights, k_count), RowMajorPacker{image, planes}, threads, store);
       } else {

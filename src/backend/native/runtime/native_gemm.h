@@ -99,21 +99,59 @@ struct RowMajorPacker {
   }
 };
 
-// Packs from a transposed (N x K row-major) matrix, e.g. dense weights.
+// Packs from a transposed (N x K row-major) matrix, e.g. dense weights: 8 x 8 blocks
+// transposed in registers.
 struct TransposedPacker {
   const float* b;
   int64_t ldb;
   void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
-    for (int64_t j = 0; j < kNR; ++j) {
-      if (j < nr) {
-        const float* column = b + (n0 + j) * ldb + k0;
-        for (int64_t k = 0; k < kc; ++k) packed[k * kNR + j] = column[k];
-      } else {
-        for (int64_t k = 0; k < kc; ++k) packed[k * kNR + j] = 0.0f;
+    const int64_t whole = kc / 8 * 8;
+    for (int64_t j0 = 0; j0 < kNR; j0 += 8) {
+      for (int64_t k = 0; k < whole; k += 8) {
+        Vec8 block[8];
+        for (int64_t j = 0; j < 8; ++j) {
+          block[j] = j0 + j < nr ? LoadUnaligned(b + (n0 + j0 + j) * ldb + k0 + k) : Vec8{};
+        }
+        Transpose8x8(block);
+        for (int64_t i = 0; i < 8; ++i) StoreVec(packed + (k + i) * kNR + j0, block[i]);
       }
+    }
+    for (int64_t k = whole; k < kc; ++k) {
+      for (int64_t j = 0; j < kNR; ++j) packed[k * kNR + j] = j < nr ? b[(n0 + j) * ldb + k0 + k] : 0.0f;
     }
   }
 };
+
+// The GEMM's epilogue for a row-major output: element (m, n) goes to epilogue(offset + m *
+// row_stride + n, value). Its rows are counted in the epilogue's own index type, so that
+// their stores are seen as contiguous and vectorize (an index computed in int64_t and
+// narrowed per element is a scatter to the compiler).
+template <typename Epilogue>
+struct LinearStore {
+  using Index = EpilogueIndex<Epilogue>;
+  const Epilogue& epilogue;
+  int64_t offset;
+  int64_t row_stride;
+
+  NATIVE_INLINE void operator()(int64_t m, int64_t n, float value) const {
+    epilogue(static_cast<Index>(offset + m * row_stride + n), value);
+  }
+  template <typename Count>
+  NATIVE_INLINE void Row(int64_t m, int64_t n0, Count count, const float* values) const {
+    const Index first = static_cast<Index>(offset + m * row_stride + n0);
+    for (Index j = 0; j < static_cast<Index>(count); ++j) epilogue(first + j, values[j]);
+  }
+};
+
+// epilogue(m, n0 + j, values[j]) for j < count, through the epilogue's Row where it has one.
+template <typename Epilogue, typename Count>
+NATIVE_INLINE void StoreRow(const Epilogue& epilogue, int64_t m, int64_t n0, Count count, const float* values) {
+  if constexpr (requires { epilogue.Row(m, n0, count, values); }) {
+    epilogue.Row(m, n0, count, values);
+  } else {
+    for (int64_t j = 0; j < count; ++j) epilogue(m, n0 + j, values[j]);
+  }
+}
 
 // The GEMM over column panels [panel_begin, panel_end) (one thread's share).
 template <typename Packer, typename Epilogue>
@@ -137,7 +175,11 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA
     }
     for (int64_t m = 0; m < m_count; ++m) {
       const float* row = tile.data() + m * kNR;
-      for (int64_t j = 0; j < nr; ++j) epilogue(m, n0 + j, row[j]);
+      if (nr == kNR) {  // a whole panel: a fixed trip count, so the epilogue's loop vectorizes
+        StoreRow(epilogue, m, n0, std::integral_constant<int64_t, kNR>{}, row);
+      } else {
+        StoreRow(epilogue, m, n0, nr, row);
+      }
     }
   }
 }
@@ -210,8 +252,7 @@ NATIVE_INLINE void BatchedMatmul(int64_t batches, const int64_t* a_offsets, cons
                    int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
                    const Epilogue& epilogue) {
   const auto batch_store = [&](int64_t batch) {
-    const int64_t base = batch * m_count * n_count;
-    return [&epilogue, base, n_count](int64_t m, int64_t n, float value) { epilogue(base + m * n_count + n, value); };
+    return LinearStore<Epilogue>{epilogue, batch * m_count * n_count, n_count};
   };
   if (b_transposed && m_count < kMR) {
     for (int64_t batch = 0; batch < batches; ++batch) {
