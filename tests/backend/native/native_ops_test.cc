@@ -108,6 +108,9 @@ const std::vector<OpCase>& Cases() {
        "%0 = nn.batch_matmul(%q, %k, transpose_b=1)\n  (%0, nn.batch_matmul(%0, %v))"},
       {"conv2d_ragged_channels", "%x: Tensor[(1, 7, 9, 11), f32], %w: Tensor[(13, 7, 3, 3), f32]",
        "nn.conv2d(%x, %w, padding=[1, 1, 1, 1])"},
+      // Windows wider than the padding on both sides and runs shorter than a panel (im2col runs).
+      {"conv2d_dilated_wide_padding", "%x: Tensor[(1, 6, 7, 9), f32], %w: Tensor[(8, 6, 3, 3), f32]",
+       "nn.conv2d(%x, %w, padding=[2, 4, 2, 5], dilation=[1, 3])"},
       {"conv2d_pointwise_deep", "%x: Tensor[(2, 300, 5, 5), f32], %w: Tensor[(7, 300, 1, 1), f32]", "nn.conv2d(%x, %w)"},
       {"conv2d_bias_relu", "%x: Tensor[(2, 5, 11, 9), f32], %w: Tensor[(13, 5, 3, 3), f32], %b: Tensor[(13), f32]",
        "nn.relu(nn.bias_add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]), %b))"},

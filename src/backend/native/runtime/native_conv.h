@@ -23,7 +23,8 @@ struct ConvShape {
 
 // Packs the im2col matrix of one image and group: row k = (channel, ky, kx), column p = (oy, ox).
 // The panel's columns split into runs of one output row each, whose window elements lie along
-// one input row: per packed row, a run is a strided copy with a bounds test, not a division.
+// one input row: per packed row, a run is a copy between zeros (a strided copy with a bounds
+// test where the stride is not 1), not a division.
 struct WindowPacker {
   const ConvShape& s;
   const float* image;  // the first input channel of the group
@@ -59,6 +60,15 @@ struct WindowPacker {
         }
         const float* in_row = plane + y * s.in_width;
         const int64_t x0 = run_x[r] + kx * s.dilation_w;
+        if (s.stride_w == 1) {  // zeros left of the row, a copy, zeros right of it
+          const int64_t length = run_length[r];
+          const int64_t begin = x0 >= 0 ? 0 : (-x0 < length ? -x0 : length);
+          const int64_t end = s.in_width - x0 < length ? (s.in_width - x0 > begin ? s.in_width - x0 : begin) : length;
+          for (int64_t t = 0; t < begin; ++t) run_out[t] = 0.0f;
+          for (int64_t t = begin; t < end; ++t) run_out[t] = in_row[x0 + t];
+          for (int64_t t = end; t < length; ++t) run_out[t] = 0.0f;
+          continue;
+        }
         for (int64_t t = 0; t < run_length[r]; ++t) {
           const int64_t x = x0 + t * s.stride_w;
           run_out[t] = x >= 0 && x < s.in_width ? in_row[x] : 0.0f;

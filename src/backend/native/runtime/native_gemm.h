@@ -93,6 +93,11 @@ struct RowMajorPacker {
     for (int64_t k = 0; k < kc; ++k) {
       const float* row = b + (k0 + k) * ldb + n0;
       float* out = packed + k * kNR;
+      if (nr == kNR) {
+#pragma GCC unroll 2
+        for (int v = 0; v < kVectorsPerRow; ++v) StoreVec(out + v * 8, LoadUnaligned(row + v * 8));
+        continue;
+      }
       for (int64_t j = 0; j < nr; ++j) out[j] = row[j];
       for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
     }
