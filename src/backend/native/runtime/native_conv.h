@@ -44,11 +44,18 @@ struct WindowPacker {
       run_x[runs] = ox * s.stride_w - s.pad_left;
     }
     const int64_t taps = s.kernel_height * s.kernel_width;
-    for (int64_t k = 0; k < kc; ++k) {
-      const int64_t row = k0 + k;
-      const int64_t channel = row / taps;
-      const int64_t ky = (row % taps) / s.kernel_width;
-      const int64_t kx = row % s.kernel_width;
+    // Row k0 + k is (channel, ky, kx), advanced by one per packed row rather than divided out.
+    int64_t channel = k0 / taps;
+    int64_t ky = (k0 % taps) / s.kernel_width;
+    int64_t kx = k0 % s.kernel_width;
+    for (int64_t k = 0; k < kc; ++k, ++kx) {
+      if (kx == s.kernel_width) {
+        kx = 0;
+        if (++ky == s.kernel_height) {
+          ky = 0;
+          ++channel;
+        }
+      }
       const float* plane = image + channel * s.in_height * s.in_width;
       float* out = packed + k * kNR;
       for (int64_t r = 0; r < runs; ++r) {
