@@ -1,6 +1,8 @@
 #include "product_bench.h"
 
+#include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
