@@ -9,6 +9,10 @@
 //                                        excitation and RMS-norm kernels against the decomposed
 //                                        ops they replace (the same function compiled without
 //                                        fusing the forms), gpt2/bert/efficientnet shapes
+//   native_bench products [threads] [runs] [filter]
+//                                        dense, matmul, batch matmul, attention and convolution
+//                                        on transformer and CNN shapes against oneDNN (those
+//                                        whose names contain `filter`)
 //   native_bench zoo [threads] [runs] [models...]
 //                                        whole-model latency of zoo models compiled by native
 //
@@ -25,6 +29,7 @@
 
 #include "../cpu_line.h"
 #include "../latency_stats.h"
+#include "product_bench.h"
 #include "backend/load_time_environment.h"
 #include "backend/native/native_backend.h"
 #include "frontend/onnx/onnx_importer.h"
@@ -123,31 +128,18 @@ void BenchFusedAgainstDecomposed(const std::string& name, const Function& functi
   const TensorTypeNode* result = AsTensorType(function->body->checked_type());
   std::vector<Tensor> fused_out = {Tensor::Zeros(result->dtype, result->shape)};
   std::vector<Tensor> decomposed_out = {Tensor::Zeros(result->dtype, result->shape)};
-  const auto time = [&](Executable& executable, std::vector<Tensor>& outputs) {
-    const auto start = Clock::now();
-    executable.Run(inputs, outputs);
-    return Seconds(start);
-  };
-  time(*fused, fused_out);
-  time(*decomposed, decomposed_out);
+  fused->Run(inputs, fused_out);
+  decomposed->Run(inputs, decomposed_out);
   const Comparison comparison = CompareTensorLists(fused_out, decomposed_out);
   if (!comparison.ok()) throw Error(name + ": fused and decomposed outputs differ: " + comparison.first_mismatch);
-  std::vector<double> fused_seconds;
-  std::vector<double> decomposed_seconds;
-  for (int run = 0; run < kRuns + 3; ++run) {  // the first 3 runs warm up
-    const bool fused_first = run % 2 == 0;
-    const double first = fused_first ? time(*fused, fused_out) : time(*decomposed, decomposed_out);
-    const double second = fused_first ? time(*decomposed, decomposed_out) : time(*fused, fused_out);
-    if (run < 3) continue;
-    fused_seconds.push_back(fused_first ? first : second);
-    decomposed_seconds.push_back(fused_first ? second : first);
-  }
-  const Summary fused_summary = Summarize(fused_seconds);
-  const Summary decomposed_summary = Summarize(decomposed_seconds);
+  const auto [fused_ms, decomposed_ms] = bench::TimeInterleaved(
+      kRuns, 3, [&] { fused->Run(inputs, fused_out); }, [&] { decomposed->Run(inputs, decomposed_out); });
+  const Summary fused_summary = Summarize(fused_ms);
+  const Summary decomposed_summary = Summarize(decomposed_ms);
   std::printf("%-34s fused %8.3f ms (p10 %.3f, p90 %.3f)  decomposed %8.3f ms (p10 %.3f, p90 %.3f)  "
               "decomposed/fused %.2fx\n",
-              name.c_str(), fused_summary.median * 1e3, fused_summary.p10 * 1e3, fused_summary.p90 * 1e3,
-              decomposed_summary.median * 1e3, decomposed_summary.p10 * 1e3, decomposed_summary.p90 * 1e3,
+              name.c_str(), fused_summary.median, fused_summary.p10, fused_summary.p90, decomposed_summary.median,
+              decomposed_summary.p10, decomposed_summary.p90,
               decomposed_summary.median / fused_summary.median);
 }
 
@@ -246,6 +238,8 @@ int main(int argc, char** argv) {
       collage::BenchElementwise(threads);
     } else if (mode == "fused") {
       collage::BenchFused(threads);
+    } else if (mode == "products") {
+      collage::BenchProducts(threads, argc > 3 ? std::atoi(argv[3]) : 21, argc > 4 ? argv[4] : "");
     } else if (mode == "zoo") {
       const int runs = argc > 3 ? std::atoi(argv[3]) : 10;
       std::vector<std::string> models;
@@ -254,7 +248,8 @@ int main(int argc, char** argv) {
       for (const std::string& model : models) collage::BenchModel(model, threads, runs);
     } else {
       std::fprintf(stderr,
-                   "usage: native_bench elementwise [threads] | fused [threads] | zoo [threads] [runs] [models...]\n");
+                   "usage: native_bench elementwise [threads] | fused [threads] | products [threads] [runs] [filter] |\n"
+                   "       native_bench zoo [threads] [runs] [models...]\n");
       return 2;
     }
   } catch (const collage::Error& error) {

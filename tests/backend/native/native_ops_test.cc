@@ -1,6 +1,7 @@
 // Every registry op, and fused groups of them, compiled by the native backend and compared
 // with the reference interpreter on random inputs. All cases compile in one CompileAll call
 // (a few batched compiler invocations) before the cases run.
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -9,7 +10,10 @@
 #include "backend/backend_test_util.h"
 #include "backend/native/native_backend.h"
 #include "backend/native/native_test_util.h"
+#include "interpreter/interpreter.h"
 #include "ir/op_registry.h"
+#include "runtime/compare.h"
+#include "runtime/invoke_executable.h"
 
 namespace collage {
 namespace {
@@ -86,6 +90,28 @@ const std::vector<OpCase>& Cases() {
       // 5 batches of 4 column panels: the parallel chunks of (batch, panel) pairs cross batches.
       {"batch_matmul_many_panels", "%a: Tensor[(5, 9, 20), f32], %b: Tensor[(5, 20, 100), f32], %c: Tensor[(5, 100, 20), f32]",
        "(nn.batch_matmul(%a, %b), nn.batch_matmul(%a, %c, transpose_b=1))"},
+      // The GEMM's blocking edges: row counts, column counts and depths that are not multiples
+      // of the micro-kernel's tile (6 x 16) or of its depth block (256), single rows, columns
+      // and depths, on every way products reach the GEMM.
+      {"dense_ragged_tile_and_depth_block", "%x: Tensor[(13, 257), f32], %w: Tensor[(17, 257), f32], %b: Tensor[(17), f32]",
+       "add(nn.dense(%x, %w), %b)"},
+      {"dense_whole_tiles", "%x: Tensor[(12, 512), f32], %w: Tensor[(32, 512), f32]", "nn.dense(%x, %w)"},
+      {"dense_depth_one", "%x: Tensor[(7, 1), f32], %w: Tensor[(16, 1), f32]", "nn.dense(%x, %w)"},
+      {"dense_one_column", "%x: Tensor[(11, 45), f32], %w: Tensor[(1, 45), f32]", "nn.dense(%x, %w)"},
+      {"dense_few_rows_deep", "%x: Tensor[(5, 600), f32], %w: Tensor[(40, 600), f32]", "nn.dense(%x, %w)"},
+      {"matmul_ragged", "%x: Tensor[(19, 513), f32], %w: Tensor[(513, 31), f32]", "nn.matmul(%x, %w)"},
+      {"matmul_one_row", "%x: Tensor[(1, 70), f32], %w: Tensor[(70, 9), f32]", "nn.matmul(%x, %w)"},
+      {"matmul_one_column_depth_one", "%x: Tensor[(2, 8, 1), f32], %w: Tensor[(1, 1), f32]", "nn.matmul(%x, %w)"},
+      {"batch_matmul_depth_one", "%a: Tensor[(3, 9, 1), f32], %b: Tensor[(3, 1, 13), f32], %c: Tensor[(3, 13, 1), f32]",
+       "(nn.batch_matmul(%a, %b), nn.batch_matmul(%a, %c, transpose_b=1))"},
+      {"batch_matmul_heads", "%q: Tensor[(4, 25, 64), f32], %k: Tensor[(4, 33, 64), f32], %v: Tensor[(4, 33, 20), f32]",
+       "%0 = nn.batch_matmul(%q, %k, transpose_b=1)\n  (%0, nn.batch_matmul(%0, %v))"},
+      {"conv2d_ragged_channels", "%x: Tensor[(1, 7, 9, 11), f32], %w: Tensor[(13, 7, 3, 3), f32]",
+       "nn.conv2d(%x, %w, padding=[1, 1, 1, 1])"},
+      // Windows wider than the padding on both sides and runs shorter than a panel (im2col runs).
+      {"conv2d_dilated_wide_padding", "%x: Tensor[(1, 6, 7, 9), f32], %w: Tensor[(8, 6, 3, 3), f32]",
+       "nn.conv2d(%x, %w, padding=[2, 4, 2, 5], dilation=[1, 3])"},
+      {"conv2d_pointwise_deep", "%x: Tensor[(2, 300, 5, 5), f32], %w: Tensor[(7, 300, 1, 1), f32]", "nn.conv2d(%x, %w)"},
       {"conv2d_bias_relu", "%x: Tensor[(2, 5, 11, 9), f32], %w: Tensor[(13, 5, 3, 3), f32], %b: Tensor[(13), f32]",
        "nn.relu(nn.bias_add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]), %b))"},
       {"conv2d_strided_dilated", "%x: Tensor[(1, 8, 15, 14), f32], %w: Tensor[(16, 8, 3, 5), f32]",
@@ -246,6 +272,25 @@ TEST(NativeOpCoverageTest, EveryRegistryOpIsTested) {
     }
     EXPECT_TRUE(called) << op->name << " has no native test case";
   }
+}
+
+// The comparison can fail: the ragged dense product differs from the reference's product of
+// the same inputs with one element of the last row changed by 1% of the inputs' range [-1, 1],
+// which moves that output row by about 1% of a typical output.
+TEST(NativeOpOracleTest, DetectsOneChangedInputElementOfAProduct) {
+  const auto ragged = std::find_if(Cases().begin(), Cases().end(),
+                                   [](const OpCase& c) { return c.name == "dense_ragged_tile_and_depth_block"; });
+  ASSERT_NE(ragged, Cases().end());
+  const Function function = CaseFunction(*ragged);
+  const std::unique_ptr<Executable> executable = NativeBackend().Compile(function, testing::NativeTestOptions());
+  const std::vector<Value> args = RandomArguments(function, 1);
+  const Value actual = InvokeExecutable(*executable, function, args);
+  ASSERT_TRUE(CompareValues(actual, Evaluate(function, args)).ok());
+  std::vector<Value> changed = args;
+  Tensor x = args[0].tensor().Clone();
+  x.data<float>()[12 * 257 + 100] += 0.02f;
+  changed[0] = Value(x);
+  EXPECT_FALSE(CompareValues(actual, Evaluate(function, changed)).ok());
 }
 
 }  // namespace

@@ -1,25 +1,22 @@
 // Fused scaled-dot-product attention: out = softmax(Q K * scale, masked) V per batch (each
 // head of each sample), without the score matrix in memory. A task takes a block of up to
-// kAttentionRows query rows of one batch; its thread packs that batch's keys (transposed, D x Sk)
-// and values (Sk x Dv) into row-major buffers once, then for each query row computes the row's
-// logits against every key, masks and normalizes them in a buffer of one row, and sums the value
-// rows weighted by them, whose results reach the epilogue.
-//
-// Both products run as WeightedRowSum: kAttentionLanes outputs accumulated in 8-float vector
-// registers over a contiguous packed row per step (keys, or value columns, are zero-padded to
-// whole chunks), so the loops vectorize along the outputs without horizontal sums.
+// kAttentionRows query rows of one batch; its thread packs that batch's keys (transposed,
+// D x Sk) and values (Sk x Dv) into the GEMM's column panels once, then computes the block's
+// logits (rows x Sk) with the GEMM micro-kernel, masks and normalizes each row in place, and
+// multiplies the rows by the values with the micro-kernel again, whose results reach the
+// epilogue. The block's logits are the only score memory: kAttentionRows x Sk floats.
 //
 // Operands are strided views (the head transposes of multi-head attention are strides, not
 // copies): element (batch b, row r, column c) of an operand is at
 // data[offsets[b] + r * row_stride + c * column_stride].
 #pragma once
 
+#include "native_gemm.h"
 #include "native_rows.h"
 
 namespace native {
 
-inline constexpr int64_t kAttentionRows = 32;
-inline constexpr int64_t kAttentionLanes = 64;
+inline constexpr int64_t kAttentionRows = 4 * kMR;
 
 template <typename T>
 struct StridedView {
@@ -35,34 +32,30 @@ struct AttentionShape {
   int64_t batches, queries, keys, depth, value_depth;
 };
 
-// Eight floats, one AVX register; unaligned.
-typedef float AttentionVector __attribute__((vector_size(32), aligned(4)));
-inline constexpr int64_t kAttentionVectors = kAttentionLanes / 8;
+NATIVE_INLINE int64_t WholePanels(int64_t count) { return (count + kNR - 1) / kNR; }
 
-// out[l] = sum over k < count of weights[k] * rows[k * stride + l], for l < kAttentionLanes.
-NATIVE_INLINE void WeightedRowSum(int64_t count, const float* weights, const float* rows, int64_t stride, float* out) {
-  AttentionVector sums[kAttentionVectors] = {};
-  for (int64_t k = 0; k < count; ++k) {
-    const float weight = weights[k];
-    const AttentionVector* row = reinterpret_cast<const AttentionVector*>(rows + k * stride);
-#pragma GCC unroll 8
-    for (int64_t v = 0; v < kAttentionVectors; ++v) sums[v] += weight * row[v];
+// The rows x columns matrix view `data` (strides as in StridedView) as the micro-kernel's
+// B operand: panel p holds columns [p * kNR, (p + 1) * kNR) row after row, zero-padded.
+NATIVE_INLINE void PackPanels(const float* data, int64_t row_stride, int64_t column_stride, int64_t rows, int64_t columns,
+                              float* packed) {
+  for (int64_t panel = 0; panel < WholePanels(columns); ++panel) {
+    const int64_t first = panel * kNR;
+    const int64_t width = columns - first < kNR ? columns - first : kNR;
+    float* out = packed + panel * rows * kNR;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* in = data + r * row_stride + first * column_stride;
+      for (int64_t c = 0; c < width; ++c) out[r * kNR + c] = in[c * column_stride];
+      for (int64_t c = width; c < kNR; ++c) out[r * kNR + c] = 0.0f;
+    }
   }
-  for (int64_t v = 0; v < kAttentionVectors; ++v) reinterpret_cast<AttentionVector*>(out)[v] = sums[v];
 }
 
-NATIVE_INLINE int64_t WholeChunks(int64_t count) {
-  return (count + kAttentionLanes - 1) / kAttentionLanes * kAttentionLanes;
-}
-
-// packed[r * padded + c] = view element (r, c) of `data` for r < rows, c < columns; 0 up to padded.
-NATIVE_INLINE void PackRows(const float* data, int64_t row_stride, int64_t column_stride, int64_t rows, int64_t columns,
-                            int64_t padded, float* packed) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* in = data + r * row_stride;
-    float* out = packed + r * padded;
-    for (int64_t c = 0; c < columns; ++c) out[c] = in[c * column_stride];
-    for (int64_t c = columns; c < padded; ++c) out[c] = 0.0f;
+// c (rows x kNR, row stride kNR) = a (rows x depth, row-major with row stride `lda`) times
+// one packed panel, in micro-kernel tiles.
+NATIVE_INLINE void PanelProduct(int64_t rows, int64_t depth, const float* a, int64_t lda, const float* panel, float* c) {
+  for (int64_t m0 = 0; m0 < rows; m0 += kMR) {
+    const int tile_rows = static_cast<int>(rows - m0 < kMR ? rows - m0 : kMR);
+    MicroKernelRows(tile_rows, depth, RowMajorA(a + m0 * lda, lda), panel, c + m0 * kNR, false);
   }
 }
 
@@ -76,44 +69,52 @@ NATIVE_INLINE void Attention(const AttentionShape& s, const StridedView<float>& 
                              const Epilogue& epilogue) {
   using I = EpilogueIndex<Epilogue>;
   const int64_t blocks = (s.queries + kAttentionRows - 1) / kAttentionRows;
-  const int64_t keys_padded = WholeChunks(s.keys);
-  const int64_t values_padded = WholeChunks(s.value_depth);
+  const int64_t key_panels = WholePanels(s.keys);
+  const int64_t value_panels = WholePanels(s.value_depth);
+  const int64_t logits_stride = key_panels * kNR;
   const int64_t work = kAttentionRows * s.keys * (s.depth + s.value_depth);
   ParallelFor(s.batches * blocks, threads, GrainFor(work), [&](int64_t begin, int64_t end) {
-    Scratch<float> keys(s.depth * keys_padded);
-    Scratch<float> values(s.keys * values_padded);
-    Scratch<float> query_row(s.depth);
-    Scratch<float> logits(keys_padded);
-    Scratch<float> result(values_padded);
+    Scratch<float> keys(key_panels * s.depth * kNR);
+    Scratch<float> values(value_panels * s.keys * kNR);
+    Scratch<float> queries(kAttentionRows * s.depth);
+    Scratch<float> logits(kAttentionRows * logits_stride);
+    Scratch<float> tile(kAttentionRows * kNR);
     int64_t packed_batch = -1;
     for (int64_t task = begin; task < end; ++task) {
       const int64_t b = task / blocks;
       if (b != packed_batch) {
-        PackRows(key.Batch(b), key.row_stride, key.column_stride, s.depth, s.keys, keys_padded, keys.data());
-        PackRows(value.Batch(b), value.row_stride, value.column_stride, s.keys, s.value_depth, values_padded,
-                 values.data());
+        PackPanels(key.Batch(b), key.row_stride, key.column_stride, s.depth, s.keys, keys.data());
+        PackPanels(value.Batch(b), value.row_stride, value.column_stride, s.keys, s.value_depth, values.data());
         packed_batch = b;
       }
       const int64_t first = task % blocks * kAttentionRows;
-      const int64_t last = s.queries - first < kAttentionRows ? s.queries : first + kAttentionRows;
-      for (int64_t r = first; r < last; ++r) {
-        const float* q = query.Batch(b) + r * query.row_stride;
-        for (int64_t d = 0; d < s.depth; ++d) query_row.data()[d] = q[d * query.column_stride];
-        float* row = logits.data();
-        for (int64_t k0 = 0; k0 < keys_padded; k0 += kAttentionLanes) {
-          WeightedRowSum(s.depth, query_row.data(), keys.data() + k0, keys_padded, row + k0);
+      const int64_t rows = s.queries - first < kAttentionRows ? s.queries - first : kAttentionRows;
+      for (int64_t r = 0; r < rows; ++r) {
+        const float* q = query.Batch(b) + (first + r) * query.row_stride;
+        for (int64_t d = 0; d < s.depth; ++d) queries.data()[r * s.depth + d] = q[d * query.column_stride];
+      }
+      for (int64_t panel = 0; panel < key_panels; ++panel) {
+        PanelProduct(rows, s.depth, queries.data(), s.depth, keys.data() + panel * s.depth * kNR, tile.data());
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t c = 0; c < kNR; ++c) logits.data()[r * logits_stride + panel * kNR + c] = tile.data()[r * kNR + c];
         }
-        const Mask* mask_row = mask.data == nullptr ? nullptr : mask.Batch(b) + r * mask.row_stride;
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        float* row = logits.data() + r * logits_stride;
+        const Mask* mask_row = mask.data == nullptr ? nullptr : mask.Batch(b) + (first + r) * mask.row_stride;
         for (int64_t k = 0; k < s.keys; ++k) {
           row[k] = MaskedLogit(row[k], scale, mask_row, k * mask.column_stride, masked_value);
         }
         SoftmaxRow(s.keys, [&](int64_t k) { return row[k]; }, [&](int64_t k, float p) { row[k] = p; });
-        for (int64_t v0 = 0; v0 < values_padded; v0 += kAttentionLanes) {
-          WeightedRowSum(s.keys, row, values.data() + v0, values_padded, result.data() + v0);
-        }
-        const int64_t out_base = output.offsets[b] + r * output.row_stride;
-        for (int64_t v = 0; v < s.value_depth; ++v) {
-          epilogue(static_cast<I>(out_base + v * output.column_stride), result.data()[v]);
+      }
+      for (int64_t panel = 0; panel < value_panels; ++panel) {
+        PanelProduct(rows, s.keys, logits.data(), logits_stride, values.data() + panel * s.keys * kNR, tile.data());
+        const int64_t width = s.value_depth - panel * kNR < kNR ? s.value_depth - panel * kNR : kNR;
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t out_base = output.offsets[b] + (first + r) * output.row_stride;
+          for (int64_t c = 0; c < width; ++c) {
+            epilogue(static_cast<I>(out_base + (panel * kNR + c) * output.column_stride), tile.data()[r * kNR + c]);
+          }
         }
       }
     }

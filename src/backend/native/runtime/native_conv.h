@@ -22,31 +22,64 @@ struct ConvShape {
 };
 
 // Packs the im2col matrix of one image and group: row k = (channel, ky, kx), column p = (oy, ox).
+// The panel's columns split into runs of one output row each, whose window elements lie along
+// one input row: per packed row, a run is a copy between zeros (a strided copy with a bounds
+// test where the stride is not 1), not a division.
 struct WindowPacker {
   const ConvShape& s;
   const float* image;  // the first input channel of the group
 
   void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
-    int64_t base_y[kNR];
-    int64_t base_x[kNR];
-    for (int64_t j = 0; j < nr; ++j) {
-      const int64_t p = n0 + j;
-      base_y[j] = (p / s.out_width) * s.stride_h - s.pad_top;
-      base_x[j] = (p % s.out_width) * s.stride_w - s.pad_left;
+    int64_t run_first[kNR];  // the run's first column in the panel
+    int64_t run_length[kNR];
+    int64_t run_y[kNR];  // oy * stride - pad: the input row before adding ky * dilation
+    int64_t run_x[kNR];  // the same for the run's first column
+    int64_t runs = 0;
+    for (int64_t j = 0; j < nr; j += run_length[runs++]) {
+      const int64_t oy = (n0 + j) / s.out_width;
+      const int64_t ox = (n0 + j) % s.out_width;
+      run_first[runs] = j;
+      run_length[runs] = nr - j < s.out_width - ox ? nr - j : s.out_width - ox;
+      run_y[runs] = oy * s.stride_h - s.pad_top;
+      run_x[runs] = ox * s.stride_w - s.pad_left;
     }
     const int64_t taps = s.kernel_height * s.kernel_width;
-    for (int64_t k = 0; k < kc; ++k) {
-      const int64_t row = k0 + k;
-      const int64_t channel = row / taps;
-      const int64_t ky = (row % taps) / s.kernel_width;
-      const int64_t kx = row % s.kernel_width;
+    // Row k0 + k is (channel, ky, kx), advanced by one per packed row rather than divided out.
+    int64_t channel = k0 / taps;
+    int64_t ky = (k0 % taps) / s.kernel_width;
+    int64_t kx = k0 % s.kernel_width;
+    for (int64_t k = 0; k < kc; ++k, ++kx) {
+      if (kx == s.kernel_width) {
+        kx = 0;
+        if (++ky == s.kernel_height) {
+          ky = 0;
+          ++channel;
+        }
+      }
       const float* plane = image + channel * s.in_height * s.in_width;
       float* out = packed + k * kNR;
-      for (int64_t j = 0; j < nr; ++j) {
-        const int64_t y = base_y[j] + ky * s.dilation_h;
-        const int64_t x = base_x[j] + kx * s.dilation_w;
-        const bool inside = y >= 0 && y < s.in_height && x >= 0 && x < s.in_width;
-        out[j] = inside ? plane[y * s.in_width + x] : 0.0f;
+      for (int64_t r = 0; r < runs; ++r) {
+        float* run_out = out + run_first[r];
+        const int64_t y = run_y[r] + ky * s.dilation_h;
+        if (y < 0 || y >= s.in_height) {
+          for (int64_t t = 0; t < run_length[r]; ++t) run_out[t] = 0.0f;
+          continue;
+        }
+        const float* in_row = plane + y * s.in_width;
+        const int64_t x0 = run_x[r] + kx * s.dilation_w;
+        if (s.stride_w == 1) {  // zeros left of the row, a copy, zeros right of it
+          const int64_t length = run_length[r];
+          const int64_t begin = x0 >= 0 ? 0 : (-x0 < length ? -x0 : length);
+          const int64_t end = s.in_width - x0 < length ? (s.in_width - x0 > begin ? s.in_width - x0 : begin) : length;
+          for (int64_t t = 0; t < begin; ++t) run_out[t] = 0.0f;
+          for (int64_t t = begin; t < end; ++t) run_out[t] = in_row[x0 + t];
+          for (int64_t t = end; t < length; ++t) run_out[t] = 0.0f;
+          continue;
+        }
+        for (int64_t t = 0; t < run_length[r]; ++t) {
+          const int64_t x = x0 + t * s.stride_w;
+          run_out[t] = x >= 0 && x < s.in_width ? in_row[x] : 0.0f;
+        }
       }
       for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
     }
@@ -111,7 +144,7 @@ NATIVE_INLINE void Conv2d(const ConvShape& s, const float* data, const float* we
       const float* image = data + (n * s.in_channels + g * s.GroupInChannels()) * s.in_height * s.in_width;
       const float* weights = weight + g * s.GroupOutChannels() * k_count;
       const int64_t base = (n * s.out_channels + g * s.GroupOutChannels()) * planes;
-      const auto store = [&](int64_t m, int64_t p, float value) { epilogue(base + m * planes + p, value); };
+      const LinearStore<Epilogue> store{epilogue, base, planes};
       if (pointwise) {
         Gemm(s.GroupOutChannels(), planes, k_count, RowMajorA(weights, k_count), RowMajorPacker{image, planes}, threads, store);
       } else {

@@ -9,18 +9,17 @@
 // sees every finished element once. Threads split the column panels.
 #pragma once
 
-#include "native_runtime.h"
+#include "native_vector.h"
 
 namespace native {
 
 inline constexpr int kMR = 6;
-inline constexpr int kNR = 32;
+inline constexpr int kNR = 16;
 inline constexpr int64_t kKC = 256;
 
-typedef float Vec16 __attribute__((vector_size(64)));
-
-NATIVE_INLINE Vec16 LoadVec(const float* p) { return *reinterpret_cast<const Vec16*>(p); }
-NATIVE_INLINE void StoreVec(float* p, Vec16 v) { *reinterpret_cast<Vec16*>(p) = v; }
+// A kMR x kNR tile is 12 eight-float accumulators, which with two B vectors and one
+// broadcast A value fits the 16 vector registers of AVX2.
+inline constexpr int kVectorsPerRow = kNR / 8;
 
 // A[m, k] at data[m * row_stride + k * column_stride]; one of the strides is 1.
 struct MatrixA {
@@ -38,27 +37,29 @@ NATIVE_INLINE MatrixA RowMajorA(const float* data, int64_t lda) { return {data, 
 // stride when RowMajor, else its column stride.
 template <int Rows, bool RowMajor>
 inline void MicroKernel(int64_t kc, const float* a, int64_t stride, const float* b, float* c, bool accumulate) {
-  Vec16 acc[Rows][2];
+  Vec8 acc[Rows][kVectorsPerRow];
 #pragma GCC unroll 6
-  for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = Vec16{};
+  for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 2
+    for (int v = 0; v < kVectorsPerRow; ++v) acc[r][v] = Vec8{};
+  }
   for (int64_t k = 0; k < kc; ++k) {
-    const Vec16 b0 = LoadVec(b + k * kNR);
-    const Vec16 b1 = LoadVec(b + k * kNR + 16);
+    Vec8 bk[kVectorsPerRow];
+#pragma GCC unroll 2
+    for (int v = 0; v < kVectorsPerRow; ++v) bk[v] = LoadVec(b + k * kNR + v * 8);
 #pragma GCC unroll 6
     for (int r = 0; r < Rows; ++r) {
-      const float av = RowMajor ? a[r * stride + k] : a[k * stride + r];
-      acc[r][0] += av * b0;
-      acc[r][1] += av * b1;
+      const Vec8 av = Broadcast(RowMajor ? a[r * stride + k] : a[k * stride + r]);
+#pragma GCC unroll 2
+      for (int v = 0; v < kVectorsPerRow; ++v) acc[r][v] = MultiplyAdd(av, bk[v], acc[r][v]);
     }
   }
 #pragma GCC unroll 6
   for (int r = 0; r < Rows; ++r) {
-    if (accumulate) {
-      StoreVec(c + r * kNR, LoadVec(c + r * kNR) + acc[r][0]);
-      StoreVec(c + r * kNR + 16, LoadVec(c + r * kNR + 16) + acc[r][1]);
-    } else {
-      StoreVec(c + r * kNR, acc[r][0]);
-      StoreVec(c + r * kNR + 16, acc[r][1]);
+#pragma GCC unroll 2
+    for (int v = 0; v < kVectorsPerRow; ++v) {
+      float* out = c + r * kNR + v * 8;
+      StoreVec(out, accumulate ? LoadVec(out) + acc[r][v] : acc[r][v]);
     }
   }
 }
@@ -92,27 +93,70 @@ struct RowMajorPacker {
     for (int64_t k = 0; k < kc; ++k) {
       const float* row = b + (k0 + k) * ldb + n0;
       float* out = packed + k * kNR;
+      if (nr == kNR) {
+#pragma GCC unroll 2
+        for (int v = 0; v < kVectorsPerRow; ++v) StoreVec(out + v * 8, LoadUnaligned(row + v * 8));
+        continue;
+      }
       for (int64_t j = 0; j < nr; ++j) out[j] = row[j];
       for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
     }
   }
 };
 
-// Packs from a transposed (N x K row-major) matrix, e.g. dense weights.
+// Packs from a transposed (N x K row-major) matrix, e.g. dense weights: 8 x 8 blocks
+// transposed in registers.
 struct TransposedPacker {
   const float* b;
   int64_t ldb;
   void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
-    for (int64_t j = 0; j < kNR; ++j) {
-      if (j < nr) {
-        const float* column = b + (n0 + j) * ldb + k0;
-        for (int64_t k = 0; k < kc; ++k) packed[k * kNR + j] = column[k];
-      } else {
-        for (int64_t k = 0; k < kc; ++k) packed[k * kNR + j] = 0.0f;
+    const int64_t whole = kc / 8 * 8;
+    for (int64_t j0 = 0; j0 < kNR; j0 += 8) {
+      for (int64_t k = 0; k < whole; k += 8) {
+        Vec8 block[8];
+        for (int64_t j = 0; j < 8; ++j) {
+          block[j] = j0 + j < nr ? LoadUnaligned(b + (n0 + j0 + j) * ldb + k0 + k) : Vec8{};
+        }
+        Transpose8x8(block);
+        for (int64_t i = 0; i < 8; ++i) StoreVec(packed + (k + i) * kNR + j0, block[i]);
       }
+    }
+    for (int64_t k = whole; k < kc; ++k) {
+      for (int64_t j = 0; j < kNR; ++j) packed[k * kNR + j] = j < nr ? b[(n0 + j) * ldb + k0 + k] : 0.0f;
     }
   }
 };
+
+// The GEMM's epilogue for a row-major output: element (m, n) goes to epilogue(offset + m *
+// row_stride + n, value). Its rows are counted in the epilogue's own index type, so that
+// their stores are seen as contiguous and vectorize (an index computed in int64_t and
+// narrowed per element is a scatter to the compiler).
+template <typename Epilogue>
+struct LinearStore {
+  using Index = EpilogueIndex<Epilogue>;
+  const Epilogue& epilogue;
+  int64_t offset;
+  int64_t row_stride;
+
+  NATIVE_INLINE void operator()(int64_t m, int64_t n, float value) const {
+    epilogue(static_cast<Index>(offset + m * row_stride + n), value);
+  }
+  template <typename Count>
+  NATIVE_INLINE void Row(int64_t m, int64_t n0, Count count, const float* values) const {
+    const Index first = static_cast<Index>(offset + m * row_stride + n0);
+    for (Index j = 0; j < static_cast<Index>(count); ++j) epilogue(first + j, values[j]);
+  }
+};
+
+// epilogue(m, n0 + j, values[j]) for j < count, through the epilogue's Row where it has one.
+template <typename Epilogue, typename Count>
+NATIVE_INLINE void StoreRow(const Epilogue& epilogue, int64_t m, int64_t n0, Count count, const float* values) {
+  if constexpr (requires { epilogue.Row(m, n0, count, values); }) {
+    epilogue.Row(m, n0, count, values);
+  } else {
+    for (int64_t j = 0; j < count; ++j) epilogue(m, n0 + j, values[j]);
+  }
+}
 
 // The GEMM over column panels [panel_begin, panel_end) (one thread's share).
 template <typename Packer, typename Epilogue>
@@ -136,7 +180,11 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA
     }
     for (int64_t m = 0; m < m_count; ++m) {
       const float* row = tile.data() + m * kNR;
-      for (int64_t j = 0; j < nr; ++j) epilogue(m, n0 + j, row[j]);
+      if (nr == kNR) {  // a whole panel: a fixed trip count, so the epilogue's loop vectorizes
+        StoreRow(epilogue, m, n0, std::integral_constant<int64_t, kNR>{}, row);
+      } else {
+        StoreRow(epilogue, m, n0, nr, row);
+      }
     }
   }
 }
@@ -151,20 +199,50 @@ void Gemm(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, c
   });
 }
 
-// Few rows times a transposed B (dense with a small batch): one dot product per output,
-// vectorized along K, threads over columns.
+// sums[c] = sum over k of row[k] * columns[c * ldb + k] for c < Columns: each column's dot
+// product in two 8-float accumulators, the row's vectors loaded once for all the columns.
+template <int Columns>
+NATIVE_INLINE void DotProducts(int64_t k_count, const float* row, const float* columns, int64_t ldb, float* sums) {
+  Vec8 acc[Columns][2];
+#pragma GCC unroll 4
+  for (int c = 0; c < Columns; ++c) acc[c][0] = acc[c][1] = Vec8{};
+  int64_t k = 0;
+  for (; k + 16 <= k_count; k += 16) {
+    const Vec8 a0 = LoadUnaligned(row + k);
+    const Vec8 a1 = LoadUnaligned(row + k + 8);
+#pragma GCC unroll 4
+    for (int c = 0; c < Columns; ++c) {
+      acc[c][0] = MultiplyAdd(a0, LoadUnaligned(columns + c * ldb + k), acc[c][0]);
+      acc[c][1] = MultiplyAdd(a1, LoadUnaligned(columns + c * ldb + k + 8), acc[c][1]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int c = 0; c < Columns; ++c) {
+    float sum = SumLanes(acc[c][0] + acc[c][1]);
+    for (int64_t tail = k; tail < k_count; ++tail) sum += row[tail] * columns[c * ldb + tail];
+    sums[c] = sum;
+  }
+}
+
+inline constexpr int kDotColumns = 4;
+
+// Few rows times a transposed B (dense with a small batch): dot products along K, kDotColumns
+// columns at a time, threads over columns.
 template <typename Epilogue>
 void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const float* a, const float* b, const Threads& threads,
                     const Epilogue& epilogue) {
   ParallelFor(n_count, threads, 16, [&](int64_t begin, int64_t end) {
     for (int64_t m = 0; m < m_count; ++m) {
       const float* row = a + m * k_count;
-      for (int64_t n = begin; n < end; ++n) {
-        const float* column = b + n * k_count;
-        float sum = 0.0f;
-#pragma omp simd reduction(+ : sum)
-        for (int64_t k = 0; k < k_count; ++k) sum += row[k] * column[k];
-        epilogue(m, n, sum);
+      float sums[kDotColumns];
+      int64_t n = begin;
+      for (; n + kDotColumns <= end; n += kDotColumns) {
+        DotProducts<kDotColumns>(k_count, row, b + n * k_count, k_count, sums);
+        for (int c = 0; c < kDotColumns; ++c) epilogue(m, n + c, sums[c]);
+      }
+      for (; n < end; ++n) {
+        DotProducts<1>(k_count, row, b + n * k_count, k_count, sums);
+        epilogue(m, n, sums[0]);
       }
     }
   });
@@ -179,8 +257,7 @@ NATIVE_INLINE void BatchedMatmul(int64_t batches, const int64_t* a_offsets, cons
                    int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
                    const Epilogue& epilogue) {
   const auto batch_store = [&](int64_t batch) {
-    const int64_t base = batch * m_count * n_count;
-    return [&epilogue, base, n_count](int64_t m, int64_t n, float value) { epilogue(base + m * n_count + n, value); };
+    return LinearStore<Epilogue>{epilogue, batch * m_count * n_count, n_count};
   };
   if (b_transposed && m_count < kMR) {
     for (int64_t batch = 0; batch < batches; ++batch) {
