@@ -1,6 +1,7 @@
 #include "collage/partition_rule.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -33,11 +34,18 @@ class CandidateSet {
     return false;
   }
   const std::vector<CandidatePartition>& candidates() const { return candidates_; }
+  // The candidates stably sorted by first inside index; each is moved once.
   std::vector<CandidatePartition> TakeSorted() {
-    std::stable_sort(candidates_.begin(), candidates_.end(), [](const auto& lhs, const auto& rhs) {
-      return lhs.sub_graph().first_inside() < rhs.sub_graph().first_inside();
-    });
-    return std::move(candidates_);
+    auto first_inside = [&](size_t index) { return candidates_[index].sub_graph().first_inside(); };
+    std::vector<size_t> order(candidates_.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t lhs, size_t rhs) { return first_inside(lhs) < first_inside(rhs); });
+    std::vector<CandidatePartition> sorted;
+    sorted.reserve(candidates_.size());
+    for (size_t index : order) sorted.push_back(std::move(candidates_[index]));
+    candidates_.clear();
+    return sorted;
   }
 
  private:
@@ -184,16 +192,18 @@ std::vector<DType> PrimitivePartitionRule::VariantPrecisions(const DataflowGraph
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
-  for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+  for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    const std::string rule_name = sub.rule_name();
+    const auto inner = std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph());
     std::vector<DType> precisions = {DType::kF32};
     std::optional<std::vector<double>> ranges;
     if (spec.calibrated_range && !reduced_precisions_.precisions.empty()) {
-      const std::vector<DType> reduced = VariantPrecisions(graph, sub.sub_graph());
-      if (!reduced.empty()) ranges = CalibratedInputRanges(graph, sub.sub_graph(), spec.calibrated_range);
+      const std::vector<DType> reduced = VariantPrecisions(graph, *inner);
+      if (!reduced.empty()) ranges = CalibratedInputRanges(graph, *inner, spec.calibrated_range);
       if (ranges) precisions.insert(precisions.end(), reduced.begin(), reduced.end());
     }
     for (const PartitionLayouts& layouts : boundaries_) {
-      if (!IsDistinctBoundary(graph, sub.sub_graph(), layouts)) continue;
+      if (!IsDistinctBoundary(graph, *inner, layouts)) continue;
       Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
       if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
       for (DType precision : precisions) {
@@ -202,7 +212,7 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
           variant.Set(attr::kPrecision, std::string(DTypeName(precision)));
           variant.Set(attr::kActivationRanges, *ranges);
         }
-        candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(variant)), sub.rule_name()));
+        candidates.push_back(MakeCandidate(spec, SubGraph::Wrapping(inner, std::move(variant)), rule_name));
       }
     }
   }

@@ -135,8 +135,12 @@ SubGraph SubGraph::DisjointUnion(const DataflowGraph& graph, const SubGraph& oth
 }
 
 SubGraph SubGraph::WithAttrs(const DataflowGraph&, Attrs attrs) const {
-  SubGraph wrapped = *this;
-  wrapped.nested_ = {NestedSubGraph{std::make_shared<const SubGraph>(*this), std::move(attrs)}};
+  return Wrapping(std::make_shared<const SubGraph>(*this), std::move(attrs));
+}
+
+SubGraph SubGraph::Wrapping(std::shared_ptr<const SubGraph> inner, Attrs attrs) {
+  SubGraph wrapped = *inner;
+  wrapped.nested_ = {NestedSubGraph{std::move(inner), std::move(attrs)}};
   return wrapped;
 }
 

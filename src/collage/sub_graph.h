@@ -72,6 +72,8 @@ class SubGraph {
   bool IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const;
   // This sub-graph with one nested sub-graph: itself, to be wrapped in a function with `attrs`.
   SubGraph WithAttrs(const DataflowGraph& graph, Attrs attrs) const;
+  // inner->WithAttrs(graph, attrs), sharing `inner` as the nested sub-graph instead of copying it.
+  static SubGraph Wrapping(std::shared_ptr<const SubGraph> inner, Attrs attrs);
   SubGraph WithLabel(const DataflowGraph& graph, std::string label) const;
 
   // A stand-alone function computing the sub-graph (parameters: the inputs in index order,
