@@ -16,19 +16,25 @@ class CandidateSet {
  public:
   // False (and nothing added) when an equal sub-graph is already present.
   bool Add(CandidatePartition candidate) {
-    auto& bucket = by_inside_hash_[candidate.sub_graph().inside().Hash()];
-    for (size_t index : bucket) {
-      if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
+    const size_t hash = candidate.sub_graph().inside().Hash();
+    auto [newest, inserted] = newest_with_hash_.try_emplace(hash, candidates_.size());
+    if (!inserted) {
+      for (size_t index = newest->second; index != kNone; index = older_with_same_hash_[index]) {
+        if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
+      }
+      older_with_same_hash_.push_back(newest->second);
+      newest->second = candidates_.size();
+    } else {
+      older_with_same_hash_.push_back(kNone);
     }
-    bucket.push_back(candidates_.size());
     candidates_.push_back(std::move(candidate));
     return true;
   }
   // Whether first.DisjointUnion(second), of inside set `union_inside`, is present.
   bool ContainsDisjointUnion(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
-    auto it = by_inside_hash_.find(union_inside.Hash());
-    if (it == by_inside_hash_.end()) return false;
-    for (size_t index : it->second) {
+    auto it = newest_with_hash_.find(union_inside.Hash());
+    if (it == newest_with_hash_.end()) return false;
+    for (size_t index = it->second; index != kNone; index = older_with_same_hash_[index]) {
       if (candidates_[index].sub_graph().IsDisjointUnionOf(union_inside, first, second)) return true;
     }
     return false;
@@ -45,12 +51,17 @@ class CandidateSet {
     sorted.reserve(candidates_.size());
     for (size_t index : order) sorted.push_back(std::move(candidates_[index]));
     candidates_.clear();
+    newest_with_hash_.clear();
+    older_with_same_hash_.clear();
     return sorted;
   }
 
  private:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
   std::vector<CandidatePartition> candidates_;
-  std::unordered_map<size_t, std::vector<size_t>> by_inside_hash_;
+  // Candidates with one inside hash form a list: the newest, then each one's older_with_same_hash_.
+  std::unordered_map<size_t, size_t> newest_with_hash_;
+  std::vector<size_t> older_with_same_hash_;
 };
 
 IndexSet Singleton(const DataflowGraph& graph, size_t index) {

@@ -15,6 +15,7 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
   Check(inside_.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
   const std::vector<size_t> inside_nodes = inside_.ToVector();
   first_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.front();
+  last_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.back();
   // Producers come before their consumers in post-DFS order, so each inside producer's depth is
   // known when its consumer is reached.
   std::vector<size_t> depth_of(inside_nodes.size());
@@ -60,20 +61,20 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
   if (config.max_exits > 0 && exit_.Count() > config.max_exits) return false;
   if (config.max_depth > 0 && depth_ > config.max_depth) return false;
   if (!config.allow_taps) {
-    for (size_t index : exit_.ToVector()) {
-      for (size_t output : graph.node(index).outputs) {
-        if (inside_[output]) return false;
-      }
-    }
+    bool tap = false;
+    exit_.ForEach([&](size_t index) {
+      for (size_t output : graph.node(index).outputs) tap = tap || inside_[output];
+    });
+    if (tap) return false;
   }
   // Every path that leaves the inside and comes back passes through an output node, and only
   // nodes before the last inside node (in post-DFS order) can lead back.
-  const size_t last_inside = inside_.ToVector().back();
+  const size_t last_inside = last_inside_;
   std::vector<size_t> pending;
   IndexSet visited(graph.size());
-  for (size_t output : output_.ToVector()) {
+  output_.ForEach([&](size_t output) {
     if (output < last_inside) pending.push_back(output);
-  }
+  });
   while (!pending.empty()) {
     const size_t node = pending.back();
     pending.pop_back();
@@ -93,12 +94,12 @@ bool SubGraph::Touches(const SubGraph& other) const {
 
 double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second) {
   double bytes = 0;
-  for (size_t value : values.ToVector()) {
+  values.ForEach([&](size_t value) {
     const Expr& expr = graph.node(value).expr;
     const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
-    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
+    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) return;
     if (!LayoutsShareBytes(tensor->shape, first, second)) bytes += TypeBytes(expr->checked_type());
-  }
+  });
   return bytes;
 }
 
@@ -113,12 +114,12 @@ double SubGraph::ExitBytesChangedBetween(const DataflowGraph& graph, Layout firs
 size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {
   size_t exits = 0;
   for (const SubGraph* side : {this, &other}) {
-    for (size_t exit : side->exit_.ToVector()) {
+    side->exit_.ForEach([&](size_t exit) {
       const DataflowNode& node = graph.node(exit);
       exits += node.external || std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t output) {
                  return !inside_[output] && !other.inside_[output];
                });
-    }
+    });
   }
   return exits;
 }

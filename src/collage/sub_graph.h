@@ -97,6 +97,7 @@ class SubGraph {
   IndexSet inside_, entry_, exit_, input_, output_;
   size_t depth_ = 0;
   size_t first_inside_ = 0;
+  size_t last_inside_ = 0;
   OpPatternKind kind_ = OpPatternKind::kElemWise;
   std::string label_;
   std::vector<NestedSubGraph> nested_;
