@@ -308,7 +308,9 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
   auto try_join = [&](size_t upstream, size_t downstream) {
     const SubGraph& up = set.candidates()[upstream].sub_graph();
     const SubGraph& down = set.candidates()[downstream].sub_graph();
-    if (!up.inside().AreDisjoint(down.inside()) || !MayJoin(graph, up, down)) return;
+    if (!up.inside().AreDisjoint(down.inside())) return;
+    if (config_.max_depth > 0 && up.UnionDepthAtLeast(down) > config_.max_depth) return;  // too deep to be valid
+    if (!MayJoin(graph, up, down)) return;
     if (config_.max_exits > 0 && up.ExitCountOfUnion(graph, down) > config_.max_exits) return;
     if (crowded(up) || crowded(down)) return;
     IndexSet union_inside = up.inside() | down.inside();
@@ -323,13 +325,21 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
   for (size_t frontier_begin = 0; frontier_begin < set.candidates().size();) {
     const size_t frontier_end = set.candidates().size();
     for (size_t current = frontier_begin; current < frontier_end; ++current) {
+      // A partner of this round processed before `current` tried the same pair then (both
+      // existed since the round began); trying again would add nothing, as whatever rejects a
+      // union still does and a union once made stays present.
+      auto tried_already = [&](size_t partner) { return partner >= frontier_begin && partner < current; };
       const std::vector<size_t> outputs = set.candidates()[current].sub_graph().output().ToVector();
       const std::vector<size_t> inputs = set.candidates()[current].sub_graph().input().ToVector();
       for (size_t node : outputs) {
-        for (size_t k = 0; k < containing[node].size(); ++k) try_join(current, containing[node][k]);
+        for (size_t k = 0; k < containing[node].size(); ++k) {
+          if (!tried_already(containing[node][k])) try_join(current, containing[node][k]);
+        }
       }
       for (size_t node : inputs) {
-        for (size_t k = 0; k < containing[node].size(); ++k) try_join(containing[node][k], current);
+        for (size_t k = 0; k < containing[node].size(); ++k) {
+          if (!tried_already(containing[node][k])) try_join(containing[node][k], current);
+        }
       }
     }
     frontier_begin = frontier_end;

@@ -47,8 +47,31 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
         output.push_back(consumer);
       }
     }
-    if (is_exit) exit.push_back(index);
+    if (is_exit) {
+      exit.push_back(index);
+      least_exit_depth_ = exit.size() == 1 ? depth + 1 : std::min(least_exit_depth_, depth + 1);
+    }
     kind_ = CombinePattern(kind_, node.pattern);
+  }
+  // Heights (the longest inside path starting at a node), consumers first.
+  std::vector<size_t> height_of(inside_nodes.size());
+  bool any_entry = false;
+  for (size_t position = inside_nodes.size(); position-- > 0;) {
+    const DataflowNode& node = graph.node(inside_nodes[position]);
+    size_t height = 0;
+    bool is_entry = false;
+    for (size_t consumer : node.outputs) {
+      if (!inside_[consumer]) continue;
+      const size_t consumer_position = static_cast<size_t>(
+          std::lower_bound(inside_nodes.begin() + position + 1, inside_nodes.end(), consumer) - inside_nodes.begin());
+      height = std::max(height, height_of[consumer_position]);
+    }
+    height_of[position] = height + 1;
+    for (size_t producer : node.inputs) is_entry = is_entry || !inside_[producer];
+    if (is_entry) {
+      least_entry_height_ = any_entry ? std::min(least_entry_height_, height + 1) : height + 1;
+      any_entry = true;
+    }
   }
   entry_ = IndexSet(graph.size(), entry);
   exit_ = IndexSet(graph.size(), exit);
@@ -109,6 +132,10 @@ double SubGraph::InputBytesChangedBetween(const DataflowGraph& graph, Layout fir
 
 double SubGraph::ExitBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const {
   return BytesChangedBetween(graph, exit_, first, second);
+}
+
+size_t SubGraph::UnionDepthAtLeast(const SubGraph& downstream) const {
+  return least_exit_depth_ + downstream.least_entry_height_;
 }
 
 size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {
