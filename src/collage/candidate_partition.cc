@@ -8,9 +8,9 @@ namespace collage {
 
 size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
   size_t ops = 0;
-  for (size_t index : sub_graph_.inside().ToVector()) {
+  sub_graph_.inside().ForEach([&](size_t index) {
     if (const auto* call = As<CallNode>(graph.node(index).expr); call && call->op()) ++ops;
-  }
+  });
   return ops;
 }
 

@@ -22,6 +22,7 @@ class CandidatePartition {
         rule_name_(std::move(rule_name)) {}
 
   const SubGraph& sub_graph() const { return sub_graph_; }
+  SubGraph TakeSubGraph() && { return std::move(sub_graph_); }
   const std::string& spec_name() const { return spec_name_; }
   const std::string& backend() const { return backend_; }
   const std::string& rule_name() const { return rule_name_; }

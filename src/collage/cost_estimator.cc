@@ -81,19 +81,25 @@ Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph&
                                      const BackendPerformance& performance) const {
   double compute_seconds = 0;
   bool computes = false;
-  for (size_t index : sub_graph.inside().ToVector()) {
+  bool runnable = true;
+  sub_graph.inside().ForEach([&](size_t index) {
     const auto* call = As<CallNode>(graph.node(index).expr);
-    if (call == nullptr || call->op() == nullptr) continue;
+    if (!runnable || call == nullptr || call->op() == nullptr) return;
     auto it = performance.op_efficiency.find(call->op()->name);
     const double efficiency = it == performance.op_efficiency.end() ? performance.default_efficiency : it->second;
-    if (efficiency <= 0) return Cost::Invalid();
+    if (efficiency <= 0) {
+      runnable = false;
+      return;
+    }
     compute_seconds += Flops(*call) / (performance.peak_flops * efficiency);
     computes = true;
-  }
+  });
+  if (!runnable) return Cost::Invalid();
   if (!computes) return Cost::Zero();
   double bytes = 0;
-  for (size_t index : sub_graph.input().ToVector()) bytes += TypeBytes(graph.node(index).expr->checked_type());
-  for (size_t index : sub_graph.exit().ToVector()) bytes += TypeBytes(graph.node(index).expr->checked_type());
+  auto add_bytes = [&](size_t index) { bytes += TypeBytes(graph.node(index).expr->checked_type()); };
+  sub_graph.input().ForEach(add_bytes);
+  sub_graph.exit().ForEach(add_bytes);
   return Cost::Seconds(std::max(compute_seconds, bytes / performance.memory_bandwidth) + performance.launch_overhead);
 }
 

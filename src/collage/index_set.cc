@@ -210,12 +210,7 @@ std::optional<size_t> IndexSet::FirstOutside(size_t from) const {
 std::vector<size_t> IndexSet::ToVector() const {
   std::vector<size_t> indices;
   indices.reserve(Count());
-  for (size_t index = 0; index < full_words_ * 64; ++index) indices.push_back(index);
-  for (size_t i = 0; i < words_.size(); ++i) {
-    for (uint64_t word = words_[i]; word != 0; word &= word - 1) {
-      indices.push_back((first_word_ + i) * 64 + std::countr_zero(word));
-    }
-  }
+  ForEach([&](size_t index) { indices.push_back(index); });
   return indices;
 }
 

@@ -13,6 +13,7 @@
 // an empty window starts where the full prefix ends.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -53,6 +54,16 @@ class IndexSet {
   std::optional<size_t> FirstInside(size_t from = 0) const;
   std::optional<size_t> FirstOutside(size_t from = 0) const;
   std::vector<size_t> ToVector() const;
+  // Calls visit(index) for each index in the set, in increasing order, without allocating.
+  template <typename Visit>
+  void ForEach(Visit visit) const {
+    for (size_t index = 0; index < full_words_ * 64; ++index) visit(index);
+    for (size_t i = 0; i < words_.size(); ++i) {
+      for (uint64_t word = words_[i]; word != 0; word &= word - 1) {
+        visit((first_word_ + i) * 64 + static_cast<size_t>(std::countr_zero(word)));
+      }
+    }
+  }
 
   bool operator==(const IndexSet& other) const {
     return size_ == other.size_ && full_words_ == other.full_words_ && first_word_ == other.first_word_ &&

@@ -1,6 +1,7 @@
 #include "collage/partition_rule.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -15,34 +16,52 @@ class CandidateSet {
  public:
   // False (and nothing added) when an equal sub-graph is already present.
   bool Add(CandidatePartition candidate) {
-    auto& bucket = by_inside_hash_[candidate.sub_graph().inside().Hash()];
-    for (size_t index : bucket) {
-      if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
+    const size_t hash = candidate.sub_graph().inside().Hash();
+    auto [newest, inserted] = newest_with_hash_.try_emplace(hash, candidates_.size());
+    if (!inserted) {
+      for (size_t index = newest->second; index != kNone; index = older_with_same_hash_[index]) {
+        if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
+      }
+      older_with_same_hash_.push_back(newest->second);
+      newest->second = candidates_.size();
+    } else {
+      older_with_same_hash_.push_back(kNone);
     }
-    bucket.push_back(candidates_.size());
     candidates_.push_back(std::move(candidate));
     return true;
   }
   // Whether first.DisjointUnion(second), of inside set `union_inside`, is present.
   bool ContainsDisjointUnion(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
-    auto it = by_inside_hash_.find(union_inside.Hash());
-    if (it == by_inside_hash_.end()) return false;
-    for (size_t index : it->second) {
+    auto it = newest_with_hash_.find(union_inside.Hash());
+    if (it == newest_with_hash_.end()) return false;
+    for (size_t index = it->second; index != kNone; index = older_with_same_hash_[index]) {
       if (candidates_[index].sub_graph().IsDisjointUnionOf(union_inside, first, second)) return true;
     }
     return false;
   }
   const std::vector<CandidatePartition>& candidates() const { return candidates_; }
+  // The candidates stably sorted by first inside index; each is moved once.
   std::vector<CandidatePartition> TakeSorted() {
-    std::stable_sort(candidates_.begin(), candidates_.end(), [](const auto& lhs, const auto& rhs) {
-      return lhs.sub_graph().first_inside() < rhs.sub_graph().first_inside();
-    });
-    return std::move(candidates_);
+    auto first_inside = [&](size_t index) { return candidates_[index].sub_graph().first_inside(); };
+    std::vector<size_t> order(candidates_.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t lhs, size_t rhs) { return first_inside(lhs) < first_inside(rhs); });
+    std::vector<CandidatePartition> sorted;
+    sorted.reserve(candidates_.size());
+    for (size_t index : order) sorted.push_back(std::move(candidates_[index]));
+    candidates_.clear();
+    newest_with_hash_.clear();
+    older_with_same_hash_.clear();
+    return sorted;
   }
 
  private:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
   std::vector<CandidatePartition> candidates_;
-  std::unordered_map<size_t, std::vector<size_t>> by_inside_hash_;
+  // Candidates with one inside hash form a list: the newest, then each one's older_with_same_hash_.
+  std::unordered_map<size_t, size_t> newest_with_hash_;
+  std::vector<size_t> older_with_same_hash_;
 };
 
 IndexSet Singleton(const DataflowGraph& graph, size_t index) {
@@ -184,16 +203,18 @@ std::vector<DType> PrimitivePartitionRule::VariantPrecisions(const DataflowGraph
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
-  for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+  for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+    const std::string rule_name = sub.rule_name();
+    const auto inner = std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph());
     std::vector<DType> precisions = {DType::kF32};
     std::optional<std::vector<double>> ranges;
     if (spec.calibrated_range && !reduced_precisions_.precisions.empty()) {
-      const std::vector<DType> reduced = VariantPrecisions(graph, sub.sub_graph());
-      if (!reduced.empty()) ranges = CalibratedInputRanges(graph, sub.sub_graph(), spec.calibrated_range);
+      const std::vector<DType> reduced = VariantPrecisions(graph, *inner);
+      if (!reduced.empty()) ranges = CalibratedInputRanges(graph, *inner, spec.calibrated_range);
       if (ranges) precisions.insert(precisions.end(), reduced.begin(), reduced.end());
     }
     for (const PartitionLayouts& layouts : boundaries_) {
-      if (!IsDistinctBoundary(graph, sub.sub_graph(), layouts)) continue;
+      if (!IsDistinctBoundary(graph, *inner, layouts)) continue;
       Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
       if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
       for (DType precision : precisions) {
@@ -202,7 +223,7 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
           variant.Set(attr::kPrecision, std::string(DTypeName(precision)));
           variant.Set(attr::kActivationRanges, *ranges);
         }
-        candidates.push_back(MakeCandidate(spec, sub.sub_graph().WithAttrs(graph, std::move(variant)), sub.rule_name()));
+        candidates.push_back(MakeCandidate(spec, SubGraph::Wrapping(inner, std::move(variant)), rule_name));
       }
     }
   }
@@ -287,7 +308,9 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
   auto try_join = [&](size_t upstream, size_t downstream) {
     const SubGraph& up = set.candidates()[upstream].sub_graph();
     const SubGraph& down = set.candidates()[downstream].sub_graph();
-    if (!up.inside().AreDisjoint(down.inside()) || !MayJoin(graph, up, down)) return;
+    if (!up.inside().AreDisjoint(down.inside())) return;
+    if (config_.max_depth > 0 && up.UnionDepthAtLeast(down) > config_.max_depth) return;  // too deep to be valid
+    if (!MayJoin(graph, up, down)) return;
     if (config_.max_exits > 0 && up.ExitCountOfUnion(graph, down) > config_.max_exits) return;
     if (crowded(up) || crowded(down)) return;
     IndexSet union_inside = up.inside() | down.inside();
@@ -302,13 +325,21 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
   for (size_t frontier_begin = 0; frontier_begin < set.candidates().size();) {
     const size_t frontier_end = set.candidates().size();
     for (size_t current = frontier_begin; current < frontier_end; ++current) {
+      // A partner of this round processed before `current` tried the same pair then (both
+      // existed since the round began); trying again would add nothing, as whatever rejects a
+      // union still does and a union once made stays present.
+      auto tried_already = [&](size_t partner) { return partner >= frontier_begin && partner < current; };
       const std::vector<size_t> outputs = set.candidates()[current].sub_graph().output().ToVector();
       const std::vector<size_t> inputs = set.candidates()[current].sub_graph().input().ToVector();
       for (size_t node : outputs) {
-        for (size_t k = 0; k < containing[node].size(); ++k) try_join(current, containing[node][k]);
+        for (size_t k = 0; k < containing[node].size(); ++k) {
+          if (!tried_already(containing[node][k])) try_join(current, containing[node][k]);
+        }
       }
       for (size_t node : inputs) {
-        for (size_t k = 0; k < containing[node].size(); ++k) try_join(containing[node][k], current);
+        for (size_t k = 0; k < containing[node].size(); ++k) {
+          if (!tried_already(containing[node][k])) try_join(containing[node][k], current);
+        }
       }
     }
     frontier_begin = frontier_end;

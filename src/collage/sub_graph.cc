@@ -15,6 +15,7 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
   Check(inside_.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
   const std::vector<size_t> inside_nodes = inside_.ToVector();
   first_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.front();
+  last_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.back();
   // Producers come before their consumers in post-DFS order, so each inside producer's depth is
   // known when its consumer is reached.
   std::vector<size_t> depth_of(inside_nodes.size());
@@ -46,8 +47,31 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
         output.push_back(consumer);
       }
     }
-    if (is_exit) exit.push_back(index);
+    if (is_exit) {
+      exit.push_back(index);
+      least_exit_depth_ = exit.size() == 1 ? depth + 1 : std::min(least_exit_depth_, depth + 1);
+    }
     kind_ = CombinePattern(kind_, node.pattern);
+  }
+  // Heights (the longest inside path starting at a node), consumers first.
+  std::vector<size_t> height_of(inside_nodes.size());
+  bool any_entry = false;
+  for (size_t position = inside_nodes.size(); position-- > 0;) {
+    const DataflowNode& node = graph.node(inside_nodes[position]);
+    size_t height = 0;
+    bool is_entry = false;
+    for (size_t consumer : node.outputs) {
+      if (!inside_[consumer]) continue;
+      const size_t consumer_position = static_cast<size_t>(
+          std::lower_bound(inside_nodes.begin() + position + 1, inside_nodes.end(), consumer) - inside_nodes.begin());
+      height = std::max(height, height_of[consumer_position]);
+    }
+    height_of[position] = height + 1;
+    for (size_t producer : node.inputs) is_entry = is_entry || !inside_[producer];
+    if (is_entry) {
+      least_entry_height_ = any_entry ? std::min(least_entry_height_, height + 1) : height + 1;
+      any_entry = true;
+    }
   }
   entry_ = IndexSet(graph.size(), entry);
   exit_ = IndexSet(graph.size(), exit);
@@ -60,20 +84,20 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
   if (config.max_exits > 0 && exit_.Count() > config.max_exits) return false;
   if (config.max_depth > 0 && depth_ > config.max_depth) return false;
   if (!config.allow_taps) {
-    for (size_t index : exit_.ToVector()) {
-      for (size_t output : graph.node(index).outputs) {
-        if (inside_[output]) return false;
-      }
-    }
+    bool tap = false;
+    exit_.ForEach([&](size_t index) {
+      for (size_t output : graph.node(index).outputs) tap = tap || inside_[output];
+    });
+    if (tap) return false;
   }
   // Every path that leaves the inside and comes back passes through an output node, and only
   // nodes before the last inside node (in post-DFS order) can lead back.
-  const size_t last_inside = inside_.ToVector().back();
+  const size_t last_inside = last_inside_;
   std::vector<size_t> pending;
   IndexSet visited(graph.size());
-  for (size_t output : output_.ToVector()) {
+  output_.ForEach([&](size_t output) {
     if (output < last_inside) pending.push_back(output);
-  }
+  });
   while (!pending.empty()) {
     const size_t node = pending.back();
     pending.pop_back();
@@ -93,12 +117,12 @@ bool SubGraph::Touches(const SubGraph& other) const {
 
 double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second) {
   double bytes = 0;
-  for (size_t value : values.ToVector()) {
+  values.ForEach([&](size_t value) {
     const Expr& expr = graph.node(value).expr;
     const TensorTypeNode* tensor = AsTensorType(expr->checked_type());
-    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) continue;
+    if (tensor == nullptr || expr->kind() == ExprKind::kConstant) return;
     if (!LayoutsShareBytes(tensor->shape, first, second)) bytes += TypeBytes(expr->checked_type());
-  }
+  });
   return bytes;
 }
 
@@ -110,15 +134,19 @@ double SubGraph::ExitBytesChangedBetween(const DataflowGraph& graph, Layout firs
   return BytesChangedBetween(graph, exit_, first, second);
 }
 
+size_t SubGraph::UnionDepthAtLeast(const SubGraph& downstream) const {
+  return least_exit_depth_ + downstream.least_entry_height_;
+}
+
 size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {
   size_t exits = 0;
   for (const SubGraph* side : {this, &other}) {
-    for (size_t exit : side->exit_.ToVector()) {
+    side->exit_.ForEach([&](size_t exit) {
       const DataflowNode& node = graph.node(exit);
       exits += node.external || std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t output) {
                  return !inside_[output] && !other.inside_[output];
                });
-    }
+    });
   }
   return exits;
 }
@@ -135,8 +163,12 @@ SubGraph SubGraph::DisjointUnion(const DataflowGraph& graph, const SubGraph& oth
 }
 
 SubGraph SubGraph::WithAttrs(const DataflowGraph&, Attrs attrs) const {
-  SubGraph wrapped = *this;
-  wrapped.nested_ = {NestedSubGraph{std::make_shared<const SubGraph>(*this), std::move(attrs)}};
+  return Wrapping(std::make_shared<const SubGraph>(*this), std::move(attrs));
+}
+
+SubGraph SubGraph::Wrapping(std::shared_ptr<const SubGraph> inner, Attrs attrs) {
+  SubGraph wrapped = *inner;
+  wrapped.nested_ = {NestedSubGraph{std::move(inner), std::move(attrs)}};
   return wrapped;
 }
 

@@ -55,6 +55,11 @@ class SubGraph {
   // How many exits the disjoint union with `other` would have, without building it: an exit of
   // either side stays one when it is external or feeds a node outside both.
   size_t ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const;
+  // When this sub-graph feeds `downstream` (disjoint from it), a lower bound of their union's
+  // depth without building it: every edge between them leaves an exit of this one, entering an
+  // entry of `downstream`, so the union has a path as long as the shortest longest-path-ending
+  // at an exit plus the shortest longest-path-starting at an entry.
+  size_t UnionDepthAtLeast(const SubGraph& downstream) const;
   // The bytes of the tensor values entering it (inputs) / leaving it (exits), constants aside
   // (they are compiled into a partition), whose bytes differ between two layouts.
   double InputBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const;
@@ -72,6 +77,8 @@ class SubGraph {
   bool IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const;
   // This sub-graph with one nested sub-graph: itself, to be wrapped in a function with `attrs`.
   SubGraph WithAttrs(const DataflowGraph& graph, Attrs attrs) const;
+  // inner->WithAttrs(graph, attrs), sharing `inner` as the nested sub-graph instead of copying it.
+  static SubGraph Wrapping(std::shared_ptr<const SubGraph> inner, Attrs attrs);
   SubGraph WithLabel(const DataflowGraph& graph, std::string label) const;
 
   // A stand-alone function computing the sub-graph (parameters: the inputs in index order,
@@ -95,6 +102,9 @@ class SubGraph {
   IndexSet inside_, entry_, exit_, input_, output_;
   size_t depth_ = 0;
   size_t first_inside_ = 0;
+  size_t last_inside_ = 0;
+  size_t least_exit_depth_ = 0;     // the least depth of a path ending at an exit (0: no exit)
+  size_t least_entry_height_ = 0;   // the least length of the longest path from an entry (0: none)
   OpPatternKind kind_ = OpPatternKind::kElemWise;
   std::string label_;
   std::vector<NestedSubGraph> nested_;

@@ -1,12 +1,12 @@
 #include "ir/visitor.h"
 
-#include <unordered_set>
+#include "support/pointer_set.h"
 
 namespace collage {
 
 std::vector<Expr> PostOrder(const Expr& root, bool enter_functions) {
   std::vector<Expr> order;
-  std::unordered_set<const ExprNode*> done;
+  PointerSet done;
   struct Frame {
     Expr node;
     std::vector<Expr> children;
@@ -14,7 +14,7 @@ std::vector<Expr> PostOrder(const Expr& root, bool enter_functions) {
   };
   std::vector<Frame> stack;
   auto push = [&](const Expr& node) {
-    if (!done.insert(node.get()).second) return;
+    if (!done.Insert(node.get())) return;
     const bool opaque = !enter_functions && node != root && node->kind() == ExprKind::kFunction;
     stack.push_back(Frame{node, opaque ? std::vector<Expr>{} : Children(*node)});
   };

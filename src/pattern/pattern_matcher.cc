@@ -113,9 +113,24 @@ bool IsComputation(const ExprNode& node) {
   return node.kind() == ExprKind::kCall || node.kind() == ExprKind::kTuple || node.kind() == ExprKind::kTupleGetItem;
 }
 
-// A cheap test that rules out a match before the memo is consulted.
+// A cheap test that rules out a match before the memo is consulted. A pattern that only
+// narrows or chooses between other patterns (alternative, optional, constraint, dominator at
+// its child) cannot match where none of them can.
 bool CannotMatch(const PatternNode& pattern, const ExprNode& node) {
   switch (pattern.kind()) {
+    case PatternKind::kAlternative: {
+      const auto& alternative = static_cast<const AlternativePatternNode&>(pattern);
+      return CannotMatch(*alternative.left, node) && CannotMatch(*alternative.right, node);
+    }
+    case PatternKind::kOptional: {
+      const auto& optional = static_cast<const OptionalPatternNode&>(pattern);
+      return CannotMatch(*optional.call, node) && CannotMatch(*optional.pass_through(), node);
+    }
+    case PatternKind::kAttr:
+    case PatternKind::kType:
+    case PatternKind::kShape:
+    case PatternKind::kDType: return CannotMatch(**ConstrainedPattern(pattern), node);
+    case PatternKind::kDominator: return CannotMatch(*static_cast<const DominatorPatternNode&>(pattern).child, node);
     case PatternKind::kCall: {
       const auto& call_pattern = static_cast<const CallPatternNode&>(pattern);
       if (node.kind() != ExprKind::kCall) return true;

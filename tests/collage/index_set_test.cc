@@ -103,6 +103,13 @@ void ExpectSameSet(const IndexSet& set, const Model& model, const std::string& w
   ASSERT_EQ(set.Hash(), rebuilt.Hash()) << what;
   ASSERT_EQ(set.Count(), static_cast<size_t>(std::count(model.begin(), model.end(), true))) << what;
   ASSERT_EQ(set.IsEmpty(), set.Count() == 0) << what;
+  std::vector<size_t> listed, visited;
+  for (size_t i = 0; i < model.size(); ++i) {
+    if (model[i]) listed.push_back(i);
+  }
+  set.ForEach([&](size_t index) { visited.push_back(index); });
+  ASSERT_EQ(visited, listed) << what;
+  ASSERT_EQ(set.ToVector(), listed) << what;
 }
 
 TEST(IndexSetTest, RandomSetsBehaveLikeVectorsOfBooleans) {

@@ -151,9 +151,11 @@ TEST(SubGraphTest, ConvexityAgreesWithReachabilityOnRandomSubsets) {
   EXPECT_GT(non_convex, 50u);  // the check is exercised both ways
 }
 
-TEST(SubGraphTest, ExitCountOfUnionIsTheExitCountOfTheBuiltUnion) {
-  std::mt19937_64 random(11);
-  std::map<size_t, size_t> exit_counts;
+// Calls visit(graph, a, b) for up to 30 random pairs of disjoint non-empty sub-graphs (of
+// non-variable nodes) on each of 60 random DAGs.
+template <typename Visit>
+void ForRandomDisjointPairs(uint64_t random_seed, Visit visit) {
+  std::mt19937_64 random(random_seed);
   for (uint64_t seed = 1; seed <= 60; ++seed) {
     const DataflowGraph graph = GraphOf(testing::MakeRandomDag(seed, 4 + static_cast<int>(seed % 12)));
     for (int trial = 0; trial < 30; ++trial) {
@@ -165,14 +167,51 @@ TEST(SubGraphTest, ExitCountOfUnionIsTheExitCountOfTheBuiltUnion) {
         if (side == 1) second.push_back(node);
       }
       if (first.empty() || second.empty()) continue;
-      const SubGraph a = Make(graph, first), b = Make(graph, second);
-      const size_t expected = a.DisjointUnion(graph, b).exit().Count();
-      EXPECT_EQ(a.ExitCountOfUnion(graph, b), expected) << "seed " << seed;
-      EXPECT_EQ(b.ExitCountOfUnion(graph, a), expected) << "seed " << seed;
-      ++exit_counts[expected];
+      visit(graph, Make(graph, first), Make(graph, second));
     }
   }
+}
+
+TEST(SubGraphTest, ExitCountOfUnionIsTheExitCountOfTheBuiltUnion) {
+  std::map<size_t, size_t> exit_counts;
+  ForRandomDisjointPairs(11, [&](const DataflowGraph& graph, const SubGraph& a, const SubGraph& b) {
+    const size_t expected = a.DisjointUnion(graph, b).exit().Count();
+    EXPECT_EQ(a.ExitCountOfUnion(graph, b), expected);
+    EXPECT_EQ(b.ExitCountOfUnion(graph, a), expected);
+    ++exit_counts[expected];
+  });
   EXPECT_GE(exit_counts.size(), 3u);  // unions with several different exit counts were compared
+}
+
+TEST(SubGraphTest, UnionDepthAtLeastBoundsTheBuiltUnionsDepth) {
+  size_t exact = 0, below = 0;
+  ForRandomDisjointPairs(17, [&](const DataflowGraph& graph, const SubGraph& a, const SubGraph& b) {
+    const size_t depth = a.DisjointUnion(graph, b).depth();
+    for (const auto& [up, down] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+      if (!up->output().Intersects(down->inside())) continue;  // the bound is for a feeding pair
+      const size_t bound = up->UnionDepthAtLeast(*down);
+      EXPECT_LE(bound, depth);
+      EXPECT_GE(bound, 2u);  // at least one edge between them
+      exact += bound == depth;
+      below += bound < depth;
+    }
+  });
+  EXPECT_GT(exact, 50u);  // tight often enough to matter, and
+  EXPECT_GT(below, 50u);  // a bound, not the depth, on branchy graphs
+}
+
+// A chain's pieces: the bound is the union's depth, so a union too deep is refused unbuilt.
+TEST(SubGraphTest, UnionDepthAtLeastIsExactOnAChain) {
+  Var x = MakeVar("x", TensorType(DType::kF32, {1, 8}));
+  Expr current = x;
+  for (int i = 0; i < 12; ++i) current = CallOp("nn.relu", {current});
+  const DataflowGraph graph = GraphOf(MakeFunction({x}, current));
+  for (size_t split = 2; split + 1 < graph.size(); ++split) {
+    std::vector<size_t> head, tail;
+    for (size_t node = 1; node < graph.size(); ++node) (node < split ? head : tail).push_back(node);
+    const SubGraph up = Make(graph, head), down = Make(graph, tail);
+    EXPECT_EQ(up.UnionDepthAtLeast(down), up.DisjointUnion(graph, down).depth());
+  }
 }
 
 // The derived sets and depth straight from their definitions, over every node of the graph.

@@ -1,9 +1,13 @@
 // The all-matches matcher: exact match counts on hand-made graphs (overlapping matches,
 // alternatives, optionals), the inside / inputs / bindings of a match, predicates, the
-// dominator pattern on diamonds, nested functions and a long chain.
+// dominator pattern on diamonds, nested functions and a long chain; on random graphs, what
+// alternatives, optionals and shape constraints match against what their parts match.
 #include "pattern/pattern_matcher.h"
 
 #include <gtest/gtest.h>
+
+#include <random>
+#include <set>
 
 #include "ir/type_inference.h"
 #include "pattern/pattern_test_util.h"
@@ -271,6 +275,93 @@ TEST(PatternMatcherTest, LongChainMatchesAreCountedExactly) {
   // With the optional: a match of two relus at every relu but the first, of one relu at every relu.
   Pattern one_or_two = IsOp("nn.relu")(IsOp("nn.relu")(Wildcard())).Optional();
   EXPECT_EQ(FindAllMatches(one_or_two, chain).size(), static_cast<size_t>(2 * kLength - 1));
+}
+
+
+// A random graph of relu, tanh, add and multiply over a variable and a constant, and random
+// call patterns over those ops with wildcard and constant leaves, alternatives and optionals
+// nested inside them. Wrappers (alternative, optional, shape constraint) are checked against
+// their parts: the matches of left | right at a root are those of left then those of right,
+// without repeating a node set; a wrapper that no part lets match at a root gives nothing there.
+struct RandomPatternCase {
+  std::mt19937 random;
+  Expr Graph() {
+    std::vector<Expr> values = {TensorVar("x"), ConstantOf({1, 8})};
+    const char* ops[] = {"nn.relu", "tanh", "add", "multiply"};
+    for (int i = 0; i < 40; ++i) {
+      const std::string op = ops[random() % 4];
+      auto operand = [&] { return values[values.size() - 1 - random() % std::min<size_t>(values.size(), 4)]; };
+      values.push_back(op == "nn.relu" || op == "tanh" ? CallOp(op, {operand()}) : CallOp(op, {operand(), operand()}));
+    }
+    return values.back();
+  }
+  Pattern Call(int depth) {
+    const char* ops[] = {"nn.relu", "tanh", "add", "multiply"};
+    const std::string op = ops[random() % 4];
+    if (op == "nn.relu" || op == "tanh") return IsOp(op)(Operand(depth));
+    return IsOp(op)(Operand(depth), Operand(depth));
+  }
+  Pattern Operand(int depth) {
+    const unsigned choice = depth == 0 ? random() % 2 : random() % 6;
+    if (choice == 0) return Wildcard();
+    if (choice == 1) return IsConstant();
+    if (choice == 2) return Call(depth - 1) | Call(depth - 1);
+    if (choice == 3) return Call(depth - 1).Optional();
+    return Call(depth - 1);
+  }
+};
+
+using NodeSets = std::vector<std::pair<std::vector<Expr>, std::vector<Expr>>>;
+
+NodeSets MatchesRootedAt(const std::vector<PatternMatch>& matches, const Expr& root) {
+  NodeSets sets;
+  for (const PatternMatch& match : matches) {
+    if (match.root == root) sets.emplace_back(match.inside, match.inputs);
+  }
+  return sets;
+}
+
+NodeSets EitherOf(NodeSets first, const NodeSets& second) {
+  for (const auto& set : second) {
+    if (std::find(first.begin(), first.end(), set) == first.end()) first.push_back(set);
+  }
+  return first;
+}
+
+TEST(PatternMatcherTest, WrappersMatchWhatTheirPartsMatchOnRandomGraphs) {
+  RandomPatternCase random_case{std::mt19937(7)};
+  size_t roots_matched_by_right_only = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Expr body = random_case.Graph();
+    const Function function = MakeFunction({}, body);
+    InferType(function);
+    PatternMatcher matcher(function);
+    const Pattern left = random_case.Call(2);
+    const Pattern right = random_case.Call(2);
+    const Pattern optional = random_case.Call(2).Optional();
+    const auto& optional_node = *optional.As<OptionalPatternNode>();
+    const std::vector<PatternMatch> left_matches = matcher.FindAll(left);
+    const std::vector<PatternMatch> right_matches = matcher.FindAll(right);
+    const std::vector<PatternMatch> either = matcher.FindAll(left | right);
+    const std::vector<PatternMatch> optional_matches = matcher.FindAll(optional);
+    const std::vector<PatternMatch> call_matches = matcher.FindAll(optional_node.call);
+    const std::vector<PatternMatch> pass_through_matches = matcher.FindAll(optional_node.pass_through());
+    const std::vector<PatternMatch> same_shape = matcher.FindAll(left.HasShape({1, 8}));
+    const std::vector<PatternMatch> other_shape = matcher.FindAll(left.HasShape({1, 9}));
+    EXPECT_TRUE(other_shape.empty());
+    for (const Expr& root : matcher.nodes()) {
+      const NodeSets left_sets = MatchesRootedAt(left_matches, root);
+      const NodeSets right_sets = MatchesRootedAt(right_matches, root);
+      ASSERT_EQ(MatchesRootedAt(either, root), EitherOf(left_sets, right_sets)) << "trial " << trial;
+      ASSERT_EQ(MatchesRootedAt(optional_matches, root),
+                EitherOf(MatchesRootedAt(call_matches, root), MatchesRootedAt(pass_through_matches, root)))
+          << "trial " << trial;
+      ASSERT_EQ(MatchesRootedAt(same_shape, root), left_sets) << "trial " << trial;
+      roots_matched_by_right_only += left_sets.empty() && !right_sets.empty();
+    }
+  }
+  // The comparison can fail: the alternative matches where its left part alone does not.
+  EXPECT_GT(roots_matched_by_right_only, 100u);
 }
 
 }  // namespace
