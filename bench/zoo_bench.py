@@ -10,7 +10,7 @@ ONNX Runtime.
 
 For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, efficientnet_b0, bert_encoder,
 gpt2_decoder, vit_b_16, dcgan_generator; ONNX files from models/export_zoo.py's cache) it runs
-`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ...` (DESIGN §12),
+`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ...`,
 bench/torch_eager_bench.py on the same thread count, and ONNX Runtime's CPU provider on the same
 file and thread count (bench/ort_bench.js) in two batches of --ort-runs timed runs, one before
 and one after `collage bench`, so that both see the same drift of the machine's load. It prints

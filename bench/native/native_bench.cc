@@ -1,5 +1,5 @@
-// Native backend benchmarks (DESIGN §13: medians and ratios measured in one run, variants
-// interleaved; these machines are shared and noisy).
+// Native backend benchmarks (medians and ratios measured in one run, variants interleaved;
+// these machines are shared and noisy).
 //
 //   native_bench elementwise [threads]   8 chained element-wise ops over 4M floats in one
 //                                        fused kernel vs memcpy of the same bytes (16 MB read,

@@ -1,4 +1,4 @@
-// The backend interface (DESIGN §9): every way of running a partition, from the reference
+// The backend interface: every way of running a partition, from the reference
 // interpreter to operator libraries, graph runtimes and code generators, is a Backend.
 //
 // A backend is identified by a name, a kind and a device; declares what it supports

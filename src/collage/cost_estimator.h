@@ -1,4 +1,4 @@
-// Cost estimation of candidate partitions (DESIGN §8).
+// Cost estimation of candidate partitions.
 //
 //   CostEstimator          the interface the search asks;
 //   MockCostEstimator      costs from a user function (unit tests);

@@ -1,6 +1,6 @@
 // A generic evolutionary (genetic) search over fixed-length genomes of small integers (each gene
-// one of `gene_values` values, 0 .. gene_values - 1), minimizing a fitness
-// (DESIGN §8, graph-level optimizer). It knows nothing of placements: graph_search.h gives it
+// one of `gene_values` values, 0 .. gene_values - 1), minimizing a fitness. It knows nothing of
+// placements: graph_search.h gives it
 // genes per operator and the measured latency of the placement a genome stands for.
 //
 // Generation 0 is the seed genomes (in order, all-0 first by convention) then random ones

@@ -1,4 +1,4 @@
-// Explainability of a placement (DESIGN §8): which partitions the search chose, what each
+// Explainability of a placement: which partitions the search chose, what each
 // costs and its share of the total, and for each the best alternative that lost.
 //
 // The best alternative of a chosen partition is the cheapest way to cover exactly the same

@@ -1,4 +1,4 @@
-// Genes <-> placements for the graph-level search (DESIGN §8, "Graph-level optimizer").
+// Genes <-> placements for the graph-level search.
 //
 // The search offers whole regions to its *region specs*: the specs of backends that optimize
 // across the ops of one partition (graph runtimes such as XNNPACK, libraries that keep blocked

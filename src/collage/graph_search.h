@@ -1,4 +1,4 @@
-// The graph-level stage of the Collage partitioner (DESIGN §8, paper's second stage): starting
+// The graph-level stage of the Collage partitioner: starting
 // from the op-level placement, an evolutionary search (evolutionary_search.h) over one gene per
 // operator a region spec can take (graph_placement.h), whose fitness is a whole-plan
 // measurement supplied by the caller (end-to-end latency in seconds, +inf when the plan

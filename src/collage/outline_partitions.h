@@ -1,5 +1,5 @@
 // Phase 4 of the Collage partitioner: rewrites a function body for the chosen candidates "in
-// parallel" (DESIGN §8, RFC "Phase 4").
+// parallel".
 //
 // Every chosen candidate wrapped as Primitive becomes a call to a function with its
 // Primitive=1 and Compiler=<backend> attributes and a unique global_symbol "<backend>_<n>";

@@ -1,4 +1,4 @@
-// Partition rules: how to find candidate partitions of a dataflow graph (DESIGN §8).
+// Partition rules: how to find candidate partitions of a dataflow graph.
 //
 // Base rules produce candidates from the graph directly:
 //   OpPredicatePartitionRule   each call to an op a predicate accepts;

@@ -1,6 +1,6 @@
-// Phase 1: partition specs built from what backends declare (DESIGN §8, RFC "Phase 1").
+// Phase 1: partition specs built from what backends declare.
 //
-// MakePartitionSpec composes the RFC's rule trees from a SupportDeclaration:
+// MakePartitionSpec composes the partitioner's rule trees from a SupportDeclaration:
 //   pattern table only:          Primitive(OnlyValid(Union(Composite(DFPattern) per label)), any depth)
 //   op predicate (+ patterns):   Primitive(OnlyValid(Combine(Union(OpPredicate, patterns),
 //                                                            join anything)))

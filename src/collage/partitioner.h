@@ -1,4 +1,4 @@
-// The Collage partitioner, phases 1-4 over one function or a whole module (DESIGN §8).
+// The Collage partitioner, phases 1-4 over one function or a whole module.
 //
 // Phase 2 collects every spec's candidates, phase 3 searches the cheapest placement
 // (search.h), phase 4 rewrites the chosen candidates "in parallel" (outline_partitions.h):

@@ -1,5 +1,5 @@
 // DFPatternPartitionRule: a base partition rule bringing a pattern (and an optional predicate
-// on the match) into Collage (DESIGN §8, RFC "PartitionRule"). Every match becomes a
+// on the match) into Collage. Every match becomes a
 // candidate, overlapping ones included; its inside nodes are the match's inside nodes (calls,
 // tuples and projections the pattern's structure covers); what wildcards, constants and
 // variables matched stay outside, as inputs. Matches with no inside node are dropped.

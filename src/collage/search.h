@@ -1,5 +1,5 @@
 // Phases 2 and 3: index the candidates by their first inside node, then find the cheapest
-// placement by Dijkstra over covered node sets (DESIGN §8, RFC "Phase 3").
+// placement by Dijkstra over covered node sets.
 //
 // A state is the set of covered nodes (parameters are covered from the start) plus, when a
 // transition penalty is given, what the penalties still to come depend on: for each covered

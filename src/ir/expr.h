@@ -97,7 +97,7 @@ class TupleGetItemNode final : public ExprNode {
   const int index;
 };
 
-// Function attribute names used by partitioning (DESIGN §3).
+// Function attribute names used by partitioning.
 namespace attr {
 inline constexpr const char* kPrimitive = "Primitive";            // int 1: a fused kernel
 inline constexpr const char* kComposite = "Composite";            // string: pattern label

@@ -21,7 +21,7 @@
 
 namespace collage {
 
-// FuseOps classification; a lower kind fuses into a higher one (DESIGN §4).
+// FuseOps classification; a lower kind fuses into a higher one.
 enum class OpPatternKind : int {
   kElemWise = 0,
   kBroadcast = 1,

@@ -4,7 +4,7 @@
 // attributes, variable types, constant dtypes/shapes (and values, unless told otherwise),
 // tuple indices, and the same sharing of nodes. Variable names and source locations are
 // ignored. Equal graphs hash equal; constant values are hashed only on request, because
-// kernels and costs usually depend on shapes only (DESIGN §3).
+// kernels and costs usually depend on shapes only.
 // Both run in time linear in the graph size, iteratively.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The standard module-level rewrites run before partitioning (DESIGN §5). Each preserves
+// The standard module-level rewrites run before partitioning. Each preserves
 // the reference interpreter's outputs; tests check that on random inputs.
 #pragma once
 
@@ -28,7 +28,7 @@ Pass InlinePrimitiveGroups();
 // become unreachable and disappear. opt level 1.
 Pass DeadCodeElimination();
 
-// What runs between import and placement (DESIGN §2), in this order: InferTypePass,
+// What runs between import and placement, in this order: InferTypePass,
 // InlinePrimitiveGroups, SimplifyInference, FoldConstant, EliminateCommonSubexpr,
 // DeadCodeElimination, InferTypePass.
 Pass StandardPipeline();

@@ -1,4 +1,4 @@
-// Dataflow patterns (DESIGN §6): a small language, like Relay's DFPattern, describing
+// Dataflow patterns: a small language, like Relay's DFPattern, describing
 // sub-graphs of the IR that a backend supports or a rewrite applies to.
 //
 // A pattern is an immutable tree of PatternNodes shared through `Pattern` handles. Sharing a

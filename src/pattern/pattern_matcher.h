@@ -1,5 +1,5 @@
 // The pattern matcher: finds EVERY match of a pattern in a graph, overlapping ones included,
-// as Collage needs all candidates (DESIGN §6).
+// as Collage needs all candidates.
 //
 // A match is rooted at one dataflow node (anything but an op or a function node) and records:
 //   inside    the nodes the match covers: each call, tuple and projection matched by a call,

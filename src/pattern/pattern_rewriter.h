@@ -1,5 +1,5 @@
-// The pattern rewriter: replaces matches of patterns through callbacks until nothing changes
-// (DESIGN §6), for graph rewriting passes.
+// The pattern rewriter: replaces matches of patterns through callbacks until nothing changes,
+// for graph rewriting passes.
 //
 // One pass over a graph:
 //   1. every callback's pattern is matched against the current graph (PatternMatcher, its

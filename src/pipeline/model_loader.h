@@ -42,7 +42,7 @@ Module LoadModel(const std::string& path, const ModelBindings& bindings = {});
 
 // The model that run, partition and bench place and compile: LoadModel's module after
 // StandardPipeline (batch norms folded into the preceding convolution's weights, dropout
-// removed, common subexpressions merged, dead code removed), as DESIGN §2 orders it.
+// removed, common subexpressions merged, dead code removed), in that order.
 Module LoadModelForPlacement(const std::string& path, const ModelBindings& bindings = {});
 
 }  // namespace collage

@@ -1,4 +1,4 @@
-// The persistent database of measured costs (DESIGN §11, issue 9): one SQLite file, by
+// The persistent database of measured costs: one SQLite file, by
 // default under the user's cache folder, shared by every tuner on the machine.
 //
 // A cost is keyed by what determines it: the candidate's structural hash, the backend and its

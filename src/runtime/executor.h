@@ -1,4 +1,4 @@
-// The executor (DESIGN §10): runs a partitioned, type-checked module's @main on compiled
+// The executor: runs a partitioned, type-checked module's @main on compiled
 // partitions, compiling once and running any number of times.
 //
 // Construction lowers @main to an ExecutionPlan, compiles every step with its backend (all

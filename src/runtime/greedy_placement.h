@@ -1,4 +1,4 @@
-// The greedy placement of a whole model (DESIGN §7, §12 "single:<b>" and "greedy"): classic
+// The greedy placement of a whole model: classic
 // BYOC partitioning over the given backends in priority order, then every op call none of
 // them takes goes to the universal fallback, so the whole model runs on compiled partitions
 // and nothing is left on the host but tuples, projections and constants.

@@ -1,4 +1,4 @@
-// Static memory planning for activations (DESIGN §10): every tensor the executor allocates
+// Static memory planning for activations: every tensor the executor allocates
 // for one run gets an offset in a single arena, chosen from the tensors' lifetimes so that
 // tensors alive at the same time never share bytes and tensors with disjoint lifetimes may.
 //

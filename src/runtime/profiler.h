@@ -1,4 +1,4 @@
-// The per-partition profiler (DESIGN §10): the executor records how long each compiled
+// The per-partition profiler: the executor records how long each compiled
 // call's Executable::Run took, run after run, and the profiler reports per call the mean and
 // median and its share of the summed means, as a table.
 #pragma once

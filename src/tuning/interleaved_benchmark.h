@@ -1,5 +1,5 @@
-// End-to-end latency of several placements of one model, measured in one process (DESIGN
-// §12 `collage bench`): each variant is compiled once, warmed up, then timed in rounds that
+// End-to-end latency of several placements of one model, measured in one process (what
+// `collage bench` reports): each variant is compiled once, warmed up, then timed in rounds that
 // run every variant once, in an order that changes from round to round (InterleavedOrder), so
 // that drifting machine load spreads over all variants alike and no variant always runs right
 // after the same other one, whose cold caches and idle threads it would inherit. Every variant

@@ -1,4 +1,4 @@
-// The measured cost estimator (DESIGN §11): a candidate's cost is the measured latency of
+// The measured cost estimator: a candidate's cost is the measured latency of
 // its partition function (partition_function.h), compiled by its backend and timed in a
 // worker process (measurement_process.h) on seeded random inputs.
 //

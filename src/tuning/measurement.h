@@ -1,4 +1,4 @@
-// Timing one compiled partition (DESIGN §11): warm-up runs, then repeats until a time or
+// Timing one compiled partition: warm-up runs, then repeats until a time or
 // count budget, summarized as the median, a spread (p10-p90) and the configured percentile,
 // which becomes the candidate's cost (above the median for noisy, lightweight kernels).
 #pragma once

@@ -271,7 +271,7 @@ TEST_F(CliTest, ImportPrintsParseableText) {
   EXPECT_EQ(ReadFile(output_path), result.out);
 }
 
-// run, partition and bench place the model after the standard passes (DESIGN §2): the batch
+// run, partition and bench place the model after the standard passes: the batch
 // norm is folded into the transposed convolution's weights and a bias, the dropout removed.
 // import prints the model as loaded, and run --check compares with it.
 TEST_F(CliTest, PlacementRunsTheStandardPassesFirst) {

@@ -5,7 +5,7 @@
 namespace collage {
 namespace {
 
-// Every op DESIGN §4 requires, by its registered name.
+// Every op the IR must provide, by its registered name.
 const char* const kRequiredOps[] = {
     "nn.conv2d", "nn.conv2d_transpose", "nn.dense", "nn.matmul", "nn.batch_matmul", "nn.bias_add",
     "add", "subtract", "multiply", "divide", "power", "maximum", "minimum",

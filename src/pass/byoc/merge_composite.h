@@ -1,4 +1,4 @@
-// MergeComposite (DESIGN §7): every accepted match of a backend's pattern table is wrapped in
+// MergeComposite: every accepted match of a backend's pattern table is wrapped in
 // a function with Composite=<label>, called where the match's root was, so AnnotateTarget
 // gives the whole match to that backend as one unit.
 //

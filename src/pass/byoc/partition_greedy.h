@@ -1,4 +1,4 @@
-// Classic BYOC partitioning, the greedy baseline (DESIGN §7):
+// Classic BYOC partitioning, the greedy baseline:
 //   MergeComposite        matches of the backends' pattern tables become Composite calls
 //                         (merge_composite.h has the priority rule);
 //   AnnotateTarget        each op call (or Composite call) goes to the first backend, in

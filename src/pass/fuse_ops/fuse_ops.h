@@ -1,4 +1,4 @@
-// FuseOps: the classic greedy operator fusion (DESIGN §5). Groups ops into kernels along
+// FuseOps: the classic greedy operator fusion. Groups ops into kernels along
 // the post-dominator tree and outlines each group as a call to a function with attribute
 // Primitive=1. Every op call ends up in exactly one primitive function. At opt level 0
 // nothing fuses: each op gets its own primitive function.

@@ -1,5 +1,5 @@
 // FuseOps' grouping: union-find groups over IndexedForwardGraph nodes, grown by the three
-// fusion phases of DESIGN §5. Each node tries to join the group of its immediate
+// fusion phases of FuseOps. Each node tries to join the group of its immediate
 // post-dominator when every path between them satisfies the phase's condition
 // (CheckPath) and the merged group stays within max_fuse_depth nodes; CommitFuse then
 // merges every node on those paths into the post-dominator's group.
