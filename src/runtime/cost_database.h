@@ -40,7 +40,7 @@ struct CostRecord {
   double p10_seconds = 0, p90_seconds = 0;  // spread
   int runs = 0;
   std::string description;  // human-readable: "onednn: nn.conv2d+nn.relu 1x64x56x56"
-  // The slower of the speed probes timed around the measurement (tuning/machine_speed.h): how
+  // The faster of the speed probes timed around the measurement (tuning/machine_speed.h): how
   // fast the machine was then. 0: not known (taken without probes, or before schema 3).
   double probe_seconds = 0;
   double measured_at = 0;   // unix time (set by Store when 0)

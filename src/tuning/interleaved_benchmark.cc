@@ -83,7 +83,7 @@ std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVari
       executors[v]->Run(arguments);
       samples.emplace_back(v, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
-    if (speed.IsBusy(std::max(before, speed.Probe())) && retaken < options.max_retaken_rounds) {
+    if (speed.IsBusy(std::min(before, speed.Probe())) && retaken < options.max_retaken_rounds) {
       ++retaken;
       speed.WaitUntilCalm(wait_left);
       continue;

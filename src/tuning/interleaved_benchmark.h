@@ -6,8 +6,8 @@
 // runs on the same seeded inputs with the same thread count. Variants with equal modules (structurally, constants by value, once
 // the Composite calls of partitions whose backend reads them as labels only are inlined) are
 // one placement: it is compiled and timed once, and each of them reports its samples. A round
-// during which the machine was busy (a speed probe before or after it slower than 1.5 times
-// the fastest, machine_speed.h) is taken again once the machine is calm: a burst on a shared
+// during which the machine was busy (the speed probes before and after it both slower than
+// 3 times the fastest, machine_speed.h) is taken again once the machine is calm: a burst on a shared
 // host made every variant several times slower for a minute, half the rounds of a benchmark.
 #pragma once
 

@@ -23,7 +23,7 @@ class MachineSpeed {
  public:
   // `probe` times the speed probe (TimeSpeedProbe, or a stand-in in tests); empty: no probing,
   // and the machine is never busy.
-  explicit MachineSpeed(std::function<double()> probe = TimeSpeedProbe, double busy_factor = 1.5)
+  explicit MachineSpeed(std::function<double()> probe = TimeSpeedProbe, double busy_factor = 3)
       : probe_(std::move(probe)), busy_factor_(busy_factor) {}
 
   bool probes() const { return static_cast<bool>(probe_); }

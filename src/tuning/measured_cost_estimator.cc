@@ -119,7 +119,7 @@ MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job) {
   const double before = speed_.Probe();
   Timing timing;
   timing.reply = worker_.Measure(request, options_.timeout_seconds);
-  timing.probe_seconds = std::max(before, speed_.Probe());
+  timing.probe_seconds = std::min(before, speed_.Probe());
   stats_.worker_starts += worker_.starts() - starts_before;
   return timing;
 }

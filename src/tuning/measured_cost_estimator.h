@@ -51,12 +51,15 @@ struct MeasuredCostOptions {
   // Timed before and after each measurement to tell a busy machine (machine_speed.h); empty:
   // every timing is stored.
   std::function<double()> speed_probe = TimeSpeedProbe;
-  // A probe slower than this times the fastest one means the machine is busy.
-  double busy_factor = 1.5;
+  // A probe slower than this times the fastest one means the machine is busy. The probes around
+  // measurements run slower than those of an idle process (on an AMD EPYC: median 2x, p90
+  // 3.2x, max 4.9x the idle probe over a tuning of 586 candidates), while the bursts this guards
+  // against made everything 4-5x slower than usual: about 8-10x the idle probe.
+  double busy_factor = 4;
   // A stored cost whose probe is slower than this times this tuning's fastest is measured again
   // rather than recalled: above busy_factor, so that ordinary differences in load between two
   // tunings do not make each re-measure what the other stored.
-  double recall_factor = 2.0;
+  double recall_factor = 5;
   // The most seconds one estimator waits, in all, for a busy machine to calm down.
   double busy_wait_seconds = 5;
 };
@@ -102,7 +105,8 @@ class MeasuredCostEstimator final : public CostEstimator {
     std::string description;
   };
 
-  // A measurement and the slower of the speed probes around it (0 without probes).
+  // A measurement and the faster of the speed probes around it (0 without probes): both are slow
+  // when a burst covers the measurement.
   struct Timing {
     MeasurementReply reply;
     double probe_seconds = 0;
