@@ -1,8 +1,8 @@
 #include "tuning/measured_cost_estimator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <algorithm>
 #include <map>
 #include <sstream>
 

@@ -98,8 +98,9 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
   }
   // A residual sum may overwrite its addend when every other reader of the addend runs before
   // the fused primitive and none of them is a view of it (reshapes, transposes) or the product
-  // itself (it would overwrite its own input), and the addend is not a partition output: ResNet's blocks add their input, which the block's first
-  // convolution also reads, and each copied it first (12 copies per run, ~4 % of resnet50).
+  // itself (it would overwrite its own input), and the addend is not a partition output:
+  // ResNet's blocks add their input, which the block's first convolution also reads, and each
+  // copied it first (12 copies per run, ~4 % of resnet50).
   for (int anchor = 0; anchor < count; ++anchor) {
     Epilogue& epilogue = epilogues[anchor];
     const int addend = epilogue.SumAddend();

@@ -39,21 +39,17 @@ def @main(%x: Tensor[(1, 16, 112, 112), f32]) {
 
 const std::vector<Shape> kConstants = {{96, 16, 1, 1}, {96}, {96, 1, 3, 3}, {96}};
 
-struct ConvolutionSteps {
-  int count = 0;
-  std::vector<std::string> implementations;
-};
-
-ConvolutionSteps ConvolutionStepsOf(const Function& function) {
+// The implementation names of the partition's convolution steps, in order.
+std::vector<std::string> ConvolutionStepsOf(const Function& function) {
   const onednn::Program program =
       onednn::LowerPartition(FlattenPartition(function, "onednn"), dnnl::engine(dnnl::engine::kind::cpu, 0));
-  ConvolutionSteps steps;
+  std::vector<std::string> implementations;
   for (const onednn::Step& step : program.steps) {
-    if (step.primitive.get_kind() != dnnl::primitive::kind::convolution) continue;
-    ++steps.count;
-    steps.implementations.push_back(onednn::ImplementationName(step.primitive));
+    if (step.primitive.get_kind() == dnnl::primitive::kind::convolution) {
+      implementations.push_back(onednn::ImplementationName(step.primitive));
+    }
   }
-  return steps;
+  return implementations;
 }
 
 class OnednnDepthwisePostOpTest : public ::testing::Test {
@@ -71,12 +67,12 @@ TEST_F(OnednnDepthwisePostOpTest, ExpandThenFilterMatchesTheReferenceAsOnePrimit
       const Function function =
           ParseMainWithRandomConstants(ExpandThenFilter(stride, "[1, 1, 1, 1]", activation), kConstants);
       EXPECT_TRUE(MatchesReference(*backend_, function)) << "stride " << stride << ", " << activation;
-      const ConvolutionSteps steps = ConvolutionStepsOf(function);
+      const std::vector<std::string> steps = ConvolutionStepsOf(function);
       // On AVX2, oneDNN 2.6 has the fused kernel for planes this large (measured).
       if (dnnl::get_effective_cpu_isa() == dnnl::cpu_isa::avx2) {
-        EXPECT_EQ(steps.count, 1) << "stride " << stride;
+        EXPECT_EQ(steps.size(), 1u) << "stride " << stride;
       }
-      for (const std::string& implementation : steps.implementations) {
+      for (const std::string& implementation : steps) {
         EXPECT_FALSE(onednn::IsReference(implementation)) << implementation;
       }
     }
@@ -119,7 +115,7 @@ def @main(%x: Tensor[(1, 16, 112, 112), f32]) {
                                                            {{96, 16, 1, 1}, {96, 1, 3, 3}});
   for (const Function* function : {&unpadded, &read_twice}) {
     EXPECT_TRUE(MatchesReference(*backend_, *function)) << (function == &unpadded ? "unpadded" : "read twice");
-    EXPECT_EQ(ConvolutionStepsOf(*function).count, 2);
+    EXPECT_EQ(ConvolutionStepsOf(*function).size(), 2u);
   }
 }
 
