@@ -70,7 +70,7 @@ std::vector<VariantLatency> BenchmarkInterleaved(const std::vector<BenchmarkVari
       throw Error("benchmark variant " + variant.name + ": " + error.what());
     }
   }
-  MachineSpeed speed(options.speed_probe);
+  MachineSpeed speed(ProbeOnThreads(options.speed_probe, options.threads));
   speed.EnsureBaseline();
   double wait_left = options.busy_wait_seconds;
   int retaken = 0;

@@ -34,8 +34,8 @@ struct BenchmarkOptions {
   int rounds = 10;
   // Compiled partitions to reuse and to add to (executable_cache.h); null: compile everything.
   ExecutableCache* cache = nullptr;
-  // Timed before and after each round; empty: no round is taken again.
-  std::function<double()> speed_probe = TimeSpeedProbe;
+  // Timed on `threads` threads before and after each round; empty: no round is taken again.
+  std::function<double(int threads)> speed_probe = TimeSpeedProbe;
   // At most this many rounds are taken again, and at most this long is waited for calm, per benchmark.
   int max_retaken_rounds = 10;
   double busy_wait_seconds = 3;

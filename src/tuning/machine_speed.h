@@ -4,9 +4,11 @@
 // slower, and the cost database kept those costs for every later search.
 //
 // The check times a fixed piece of work, the speed probe, before and after each measurement.
-// The probe is single-threaded arithmetic on data that stays in the L1 cache, a few
-// milliseconds long so that sharing a core with another process shows. A machine is busy when
-// a probe took more than `busy_factor` times the fastest probe seen.
+// The probe is arithmetic on data that stays in the L1 cache, a few milliseconds long so that
+// sharing a core with another process shows, run on as many threads at once as the
+// measurement uses: another process on one of the cores slows a two-thread measurement about
+// twice, while a single-threaded probe would still find the free core and see nothing. A machine
+// is busy when a probe took more than `busy_factor` times the fastest probe seen.
 #pragma once
 
 #include <functional>
@@ -15,15 +17,22 @@
 
 namespace collage {
 
-// Seconds the speed probe takes now.
-double TimeSpeedProbe();
+// Seconds the speed probe takes now, run on `threads` threads at once.
+double TimeSpeedProbe(int threads = 1);
+
+// Wall seconds from starting `work` on `threads` threads at once (the caller's among them) until
+// the last of them finished; the threads are started before the clock starts.
+double TimeOnThreads(int threads, const std::function<void()>& work);
+
+// `probe` bound to `threads`; empty when `probe` is.
+std::function<double()> ProbeOnThreads(const std::function<double(int threads)>& probe, int threads);
 
 // The fastest probe seen, and the busy test against it.
 class MachineSpeed {
  public:
-  // `probe` times the speed probe (TimeSpeedProbe, or a stand-in in tests); empty: no probing,
-  // and the machine is never busy.
-  explicit MachineSpeed(std::function<double()> probe = TimeSpeedProbe, double busy_factor = 3)
+  // `probe` times the speed probe (TimeSpeedProbe bound to a thread count, or a stand-in in
+  // tests); empty: no probing, and the machine is never busy.
+  explicit MachineSpeed(std::function<double()> probe, double busy_factor = 3)
       : probe_(std::move(probe)), busy_factor_(busy_factor) {}
 
   bool probes() const { return static_cast<bool>(probe_); }

@@ -80,7 +80,7 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       version_suffix_(VersionSuffix(options_.measurement)),
       worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
               options_.cache_dir),
-      speed_(options_.speed_probe, options_.busy_factor),
+      speed_(ProbeOnThreads(options_.speed_probe, options_.threads), options_.busy_factor),
       busy_wait_left_(options_.busy_wait_seconds) {}
 
 MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartition& candidate,
@@ -242,8 +242,13 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   for (size_t j = 0; j < pending.size(); ++j) {
     if (!done[j] && TakenWhileBusy(timings[j])) busy.push_back(j);
   }
+  // Once the wait is used up, a timing is taken again only when a probe finds the machine calm:
+  // on a machine that stays busy, a second busy timing would be no better than the first.
   for (size_t j : busy) {
-    speed_.WaitUntilCalm(busy_wait_left_);
+    if (!speed_.WaitUntilCalm(busy_wait_left_)) {
+      ++stats_.busy;
+      continue;
+    }
     ++stats_.retimed;
     timings[j] = Time(pending[j]);
     costs[j] = Record(pending[j], timings[j]);

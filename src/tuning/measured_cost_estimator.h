@@ -48,13 +48,12 @@ struct MeasuredCostOptions {
   bool show_progress = true;  // a progress bar on stderr when it is a terminal
   // Called after every item of each stage, whether or not the bar is shown.
   std::function<void(const TuningProgress&)> on_progress;
-  // Timed before and after each measurement to tell a busy machine (machine_speed.h); empty:
-  // every timing is stored.
-  std::function<double()> speed_probe = TimeSpeedProbe;
-  // A probe slower than this times the fastest one means the machine is busy. The probes around
-  // measurements run slower than those of an idle process (on an AMD EPYC: median 2x, p90
-  // 3.2x, max 4.9x the idle probe over a tuning of 586 candidates), while the bursts this guards
-  // against made everything 4-5x slower than usual: about 8-10x the idle probe.
+  // Timed on `threads` threads before and after each measurement to tell a busy machine
+  // (machine_speed.h); empty: every timing is stored.
+  std::function<double(int threads)> speed_probe = TimeSpeedProbe;
+  // A probe slower than this times the fastest one means the machine is busy. Only a clear burst:
+  // on a 2-core AMD EPYC shared with builds, two-thread probes had a median of 2x their fastest
+  // and a p90 of 4x, while a 64x768x768 product timed between them ran at 2.0x its fastest.
   double busy_factor = 4;
   // A stored cost whose probe is slower than this times this tuning's fastest is measured again
   // rather than recalled: above busy_factor, so that ordinary differences in load between two
@@ -72,7 +71,7 @@ struct TuningStats {
   size_t invalid = 0;        // could not be compiled, run or timed in time
   size_t transient = 0;      // of the invalid ones measured now, those invalid for a passing reason
   size_t retimed = 0;        // timed again because the machine was busy during their first timing
-  size_t busy = 0;           // still timed on a busy machine after waiting
+  size_t busy = 0;           // used although timed on a busy machine: it did not calm down in time
   size_t from_busier = 0;    // found in the database but timed on a busier machine: measured again
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it

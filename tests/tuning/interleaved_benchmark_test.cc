@@ -104,7 +104,7 @@ TEST_F(InterleavedBenchmarkTest, RoundsTakenOnABusyMachineAreTakenAgain) {
   options.rounds = 4;
   options.busy_wait_seconds = 0;
   // Three baseline probes, then two per round: the second round's probes (calls 6 and 7) are busy.
-  options.speed_probe = [calls = std::make_shared<int>(0)] {
+  options.speed_probe = [calls = std::make_shared<int>(0)](int) {
     ++*calls;
     return *calls == 6 || *calls == 7 ? 1e-2 : 1e-3;
   };
@@ -114,7 +114,7 @@ TEST_F(InterleavedBenchmarkTest, RoundsTakenOnABusyMachineAreTakenAgain) {
     EXPECT_EQ(latency.samples.size(), 4u) << latency.name;
     EXPECT_EQ(latency.retaken_rounds, 1) << latency.name;
   }
-  options.speed_probe = [] { return 1e-2; };
+  options.speed_probe = [](int) { return 1e-2; };
   latencies = BenchmarkInterleaved({{"mixed", Place({"unary"})}}, registry_, options);
   EXPECT_EQ(latencies[0].retaken_rounds, 0) << "a machine as slow as always is not busy";
   options.speed_probe = nullptr;
@@ -123,7 +123,7 @@ TEST_F(InterleavedBenchmarkTest, RoundsTakenOnABusyMachineAreTakenAgain) {
   EXPECT_EQ(latencies[0].samples.size(), 4u);
   // Always busy after the baseline: at most max_retaken_rounds are retaken, then rounds are kept.
   options.max_retaken_rounds = 2;
-  options.speed_probe = [calls = std::make_shared<int>(0)] { return ++*calls <= 3 ? 1e-3 : 1e-2; };
+  options.speed_probe = [calls = std::make_shared<int>(0)](int) { return ++*calls <= 3 ? 1e-3 : 1e-2; };
   latencies = BenchmarkInterleaved({{"mixed", Place({"unary"})}}, registry_, options);
   EXPECT_EQ(latencies[0].retaken_rounds, 2);
   EXPECT_EQ(latencies[0].samples.size(), 4u);

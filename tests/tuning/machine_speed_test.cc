@@ -4,7 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
 
 namespace collage {
 namespace {
@@ -53,8 +59,39 @@ TEST(MachineSpeedTest, TheBaselineIsTakenOnce) {
 // The probe does real work (not optimized away): even its fastest run takes a measurable time.
 TEST(MachineSpeedTest, TheProbeDoesRealWork) {
   double fastest = 1.0;
-  for (int i = 0; i < 5; ++i) fastest = std::min(fastest, TimeSpeedProbe());
+  for (int i = 0; i < 5; ++i) fastest = std::min(fastest, TimeSpeedProbe(2));
   EXPECT_GT(fastest, 1e-4);
+}
+
+// Every thread of a multi-threaded probe works at the same time: each waits (at most 10 s) until
+// all have started their work, which could never happen if they ran one after another.
+TEST(MachineSpeedTest, TheThreadsOfAProbeWorkAtTheSameTime) {
+  constexpr int kThreads = 3;
+  std::mutex mutex;
+  std::condition_variable all_arrived;
+  std::set<std::thread::id> arrived;
+  bool timed_out = false;
+  TimeOnThreads(kThreads, [&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    arrived.insert(std::this_thread::get_id());
+    all_arrived.notify_all();
+    if (!all_arrived.wait_for(lock, std::chrono::seconds(10), [&] { return arrived.size() == kThreads; })) {
+      timed_out = true;
+    }
+  });
+  EXPECT_FALSE(timed_out);
+  EXPECT_EQ(arrived.size(), static_cast<size_t>(kThreads)) << "one distinct thread per share of the work";
+}
+
+TEST(MachineSpeedTest, AProbeIsBoundToTheMeasurementsThreadCount) {
+  std::vector<int> asked;
+  const std::function<double()> bound = ProbeOnThreads([&](int threads) {
+    asked.push_back(threads);
+    return 1e-3;
+  }, 2);
+  EXPECT_EQ(bound(), 1e-3);
+  EXPECT_EQ(asked, std::vector<int>{2});
+  EXPECT_FALSE(ProbeOnThreads(nullptr, 2));
 }
 
 }  // namespace

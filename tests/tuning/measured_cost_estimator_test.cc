@@ -42,14 +42,14 @@ class MeasuredCostEstimatorTest : public ::testing::Test {
     options.timeout_seconds = 0.5;
     options.measurement.min_runs = options.measurement.max_runs = 2;
     options.show_progress = false;
-    options.speed_probe = [] { return 1e-3; };  // a steady machine, unless a test says otherwise
+    options.speed_probe = [](int) { return 1e-3; };  // a steady machine, unless a test says otherwise
     return options;
   }
 
   // Options whose speed probe takes `probe_seconds(call)` on its call-th call (from 1).
   MeasuredCostOptions ScriptedProbe(std::function<double(int call)> probe_seconds) const {
     MeasuredCostOptions options = Options();
-    options.speed_probe = [calls = std::make_shared<int>(0), probe_seconds] { return probe_seconds(++*calls); };
+    options.speed_probe = [calls = std::make_shared<int>(0), probe_seconds](int) { return probe_seconds(++*calls); };
     options.busy_wait_seconds = 0.2;
     return options;
   }
@@ -190,7 +190,8 @@ TEST_F(MeasuredCostEstimatorTest, ATimingDuringABurstIsTakenAgainAndStored) {
   EXPECT_EQ(again.stats().measured, 0u);
 }
 
-// A burst that outlasts the wait: the busy timings are used and stored with their slow probes.
+// A burst that outlasts the wait: the busy timings are not taken again (the machine never
+// calmed, a second timing would be as slow), they are used and stored with their slow probes.
 // A tuning on a machine as slow as that recalls them; one on the calm machine measures exactly
 // those again (and then stores them with calm probes).
 TEST_F(MeasuredCostEstimatorTest, TimingsThatStayBusyAreMeasuredAgainOnACalmerMachine) {
@@ -203,7 +204,7 @@ TEST_F(MeasuredCostEstimatorTest, TimingsThatStayBusyAreMeasuredAgainOnACalmerMa
   EXPECT_TRUE(result.total.IsKnown());
   const size_t busy = tuner.stats().measured - 1;
   ASSERT_GT(busy, 0u);
-  EXPECT_EQ(tuner.stats().retimed, busy);
+  EXPECT_EQ(tuner.stats().retimed, 0u);
   EXPECT_EQ(tuner.stats().busy, busy);
 
   MeasuredCostEstimator as_slow(registry_, ScriptedProbe([](int) { return 1e-2; }), &database);
