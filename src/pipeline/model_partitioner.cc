@@ -239,6 +239,8 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     measured_options.show_progress = request.show_progress;
     measured_options.on_progress = request.on_progress;
     SetInModelCoolDown(measured_options.measurement);
+    // A candidate whose runs agree is timed a few times rather than for the whole budget.
+    measured_options.measurement.target_relative_error = 0.01;
     auto owned = std::make_shared<MeasuredCostEstimator>(BackendRegistry::Global(), measured_options,
                                                          placement.database.get());
     measured = owned.get();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace collage {
@@ -28,6 +29,17 @@ struct LatencySummary {
 // The median and the 10th / 90th percentiles of timings in any one unit.
 inline LatencySummary Summarize(const std::vector<double>& samples) {
   return {Quantile(samples, 0.5), Quantile(samples, 0.1), Quantile(samples, 0.9)};
+}
+
+// The standard error of the median of `samples` relative to the median, with the spread taken
+// from the interquartile range (robust to a few outliers): for a normal distribution the
+// standard deviation is IQR / 1.349 and the median's standard error 1.2533 sigma / sqrt(n).
+// Infinite for fewer than 2 samples or a median of 0.
+inline double RelativeStandardErrorOfMedian(const std::vector<double>& samples) {
+  const double median = Quantile(samples, 0.5);
+  if (samples.size() < 2 || !(median > 0)) return std::numeric_limits<double>::infinity();
+  const double sigma = (Quantile(samples, 0.75) - Quantile(samples, 0.25)) / 1.349;
+  return 1.2533 * sigma / std::sqrt(static_cast<double>(samples.size())) / median;
 }
 
 }  // namespace collage

@@ -51,16 +51,32 @@ Measurement MeasureRepeatedly(const std::function<void()>& run, const Measuremen
   Check(options.min_runs >= 1 && options.max_runs >= options.min_runs,
         "measurement: expected 1 <= min_runs <= max_runs");
   Check(options.percentile >= 0 && options.percentile <= 1, "measurement: the percentile must lie in [0, 1]");
+  Check(options.target_relative_error >= 0, "measurement: the target relative error must not be negative");
   Check(options.cool_down_seconds >= 0 && options.cool_down_seconds <= 1,
         "measurement: the cool-down sleep must lie in [0, 1] s");
+  // A run that alone outlasts the whole budget (an unoptimized implementation, a huge partition)
+  // ends the warm-up, and a few timed runs of it are enough: its time is long enough to average
+  // out the machine's short hiccups, and spending seconds on it would dominate a tuning.
+  constexpr int kMinRunsWhenLong = 2;
+  int min_runs = options.min_runs;
   for (int i = 0; i < options.warmup_runs; ++i) {
     CoolDown(options);
+    const auto start = std::chrono::steady_clock::now();
     run();
+    if (options.budget_seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.budget_seconds) {
+      min_runs = std::min(min_runs, kMinRunsWhenLong);
+      break;
+    }
   }
   std::vector<double> samples;
   double total = 0;
+  const auto precise_enough = [&] {
+    return options.target_relative_error > 0 &&
+           RelativeStandardErrorOfMedian(samples) <= options.target_relative_error;
+  };
   while (static_cast<int>(samples.size()) < options.max_runs &&
-         (static_cast<int>(samples.size()) < options.min_runs || total < options.budget_seconds)) {
+         (static_cast<int>(samples.size()) < min_runs || (total < options.budget_seconds && !precise_enough()))) {
     CoolDown(options);
     const auto start = std::chrono::steady_clock::now();
     run();

@@ -15,8 +15,13 @@ struct MeasurementOptions {
   int warmup_runs = 2;
   int min_runs = 5;
   int max_runs = 100;
-  // Timed runs stop once min_runs are done and they took this long together, or at max_runs.
+  // Timed runs stop once min_runs are done and they took this long together, or at max_runs. A
+  // warm-up run that alone takes longer than this ends the warm-up and lowers min_runs to 2.
   double budget_seconds = 0.2;
+  // Timed runs also stop, once min_runs are done, when the median is known to this relative
+  // standard error (RelativeStandardErrorOfMedian); 0: they run to the budget. Steady timings
+  // then stop after a few runs; noisy ones still use the budget.
+  double target_relative_error = 0;
   // The quantile of the run times reported as `seconds` (0.5: the median).
   double percentile = 0.5;
   // Cool-down before each run (warm-up and timed), so that a partition is timed as it runs

@@ -84,7 +84,8 @@ void WriteRequest(int socket, const MeasurementRequest& request) {
   const MeasurementOptions& options = request.options;
   header << "measure " << request.backend << ' ' << request.threads << ' ' << request.seed << ' '
          << options.warmup_runs << ' ' << options.min_runs << ' ' << options.max_runs << ' '
-         << options.budget_seconds << ' ' << options.percentile << ' ' << options.cool_down_bytes << ' '
+         << options.budget_seconds << ' ' << options.target_relative_error << ' ' << options.percentile << ' '
+         << options.cool_down_bytes << ' '
          << options.cool_down_seconds << ' ' << text.size() << ' ' << meta.size() << '\n';
   SendAll(socket, header.str());
   SendAll(socket, text);
@@ -105,7 +106,8 @@ std::optional<MeasurementRequest> ReadRequest(int socket) {
   MeasurementOptions& options = request.options;
   size_t text_bytes = 0, meta_count = 0;
   header >> word >> request.backend >> request.threads >> request.seed >> options.warmup_runs >> options.min_runs >>
-      options.max_runs >> options.budget_seconds >> options.percentile >> options.cool_down_bytes >>
+      options.max_runs >> options.budget_seconds >> options.target_relative_error >> options.percentile >>
+      options.cool_down_bytes >>
       options.cool_down_seconds >> text_bytes >> meta_count;
   if (!header || word != "measure") throw Error("measurement: malformed request header '" + *line + "'");
   std::string text(text_bytes, '\0');

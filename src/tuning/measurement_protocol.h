@@ -2,8 +2,8 @@
 // over a stream socket.
 //
 // A request is one header line
-//   "measure <backend> <threads> <seed> <warmup> <min_runs> <max_runs> <budget_s> <percentile>
-//    <cool_down_bytes> <cool_down_s> <text_bytes> <meta_count>"
+//   "measure <backend> <threads> <seed> <warmup> <min_runs> <max_runs> <budget_s>
+//    <target_relative_error> <percentile> <cool_down_bytes> <cool_down_s> <text_bytes> <meta_count>"
 // followed by the partition function in the text format (its large constants printed as
 // meta[K] references) and, per meta constant, a line "<bytes>" and that many bytes of .npy.
 // A reply is one line: "ok <seconds> <median> <p10> <p90> <runs>" or "invalid <reason>".

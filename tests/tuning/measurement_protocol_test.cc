@@ -37,6 +37,7 @@ TEST(MeasurementProtocolTest, RequestRoundTripKeepsTheFunctionAndEveryOption) {
   request.options.min_runs = 6;
   request.options.max_runs = 60;
   request.options.budget_seconds = 0.125;
+  request.options.target_relative_error = 0.015;
   request.options.percentile = 0.75;
   request.options.cool_down_bytes = 3 << 20;
   request.options.cool_down_seconds = 0.0002;
@@ -53,6 +54,7 @@ TEST(MeasurementProtocolTest, RequestRoundTripKeepsTheFunctionAndEveryOption) {
   EXPECT_EQ(options.min_runs, 6);
   EXPECT_EQ(options.max_runs, 60);
   EXPECT_DOUBLE_EQ(options.budget_seconds, 0.125);
+  EXPECT_DOUBLE_EQ(options.target_relative_error, 0.015);
   EXPECT_DOUBLE_EQ(options.percentile, 0.75);
   EXPECT_EQ(options.cool_down_bytes, size_t{3} << 20);
   EXPECT_DOUBLE_EQ(options.cool_down_seconds, 0.0002);

@@ -45,6 +45,49 @@ TEST(MeasurementTest, TimeBudgetStopsSlowRuns) {
   EXPECT_GE(measurement.median_seconds, 0.009);
 }
 
+// A run longer than the whole budget ends the warm-up after one run, and two timed runs follow.
+TEST(MeasurementTest, ARunLongerThanTheBudgetIsTimedTwice) {
+  int calls = 0;
+  MeasurementOptions options;
+  options.warmup_runs = 2;
+  options.min_runs = 5;
+  options.budget_seconds = 0.02;
+  const auto run_30_ms = [&] {
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  };
+  const Measurement measurement = MeasureRepeatedly(run_30_ms, options);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(measurement.runs, 2);
+  options.budget_seconds = 0.2;  // the same runs within the budget: the whole warm-up and min_runs
+  calls = 0;
+  EXPECT_GE(MeasureRepeatedly(run_30_ms, options).runs, 5);
+  EXPECT_GE(calls, 7);
+}
+
+// Spins until `seconds` have passed: a run whose time hardly varies.
+void SpinFor(double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+// With a target error, steady runs stop soon after min_runs, while runs that alternate between
+// 1 and 3 ms (a median known only roughly) still run to max_runs; without one, steady runs do too.
+TEST(MeasurementTest, PreciseEnoughTimingsStopBeforeTheBudget) {
+  MeasurementOptions options;
+  options.warmup_runs = 0;
+  options.min_runs = 5;
+  options.max_runs = 40;
+  options.budget_seconds = 10;
+  options.target_relative_error = 0.01;
+  EXPECT_LT(MeasureRepeatedly([] { SpinFor(1e-3); }, options).runs, options.max_runs);
+  int call = 0;
+  EXPECT_EQ(MeasureRepeatedly([&] { SpinFor(++call % 2 == 0 ? 3e-3 : 1e-3); }, options).runs, options.max_runs);
+  options.target_relative_error = 0;
+  EXPECT_EQ(MeasureRepeatedly([] { SpinFor(1e-3); }, options).runs, options.max_runs);
+}
+
 TEST(MeasurementTest, ReportedSecondsAreTheConfiguredPercentile) {
   MeasurementOptions options;
   options.warmup_runs = 0;
