@@ -16,14 +16,14 @@ size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
 
 PartitionLayouts CandidatePartition::boundary_layouts() const {
   for (const NestedSubGraph& nested : sub_graph_.nested()) {
-    if (nested.attrs.Has(attr::kPrimitive)) return BoundaryLayoutsOf(nested.attrs);
+    if (nested.attrs->Has(attr::kPrimitive)) return BoundaryLayoutsOf(*nested.attrs);
   }
   return {};
 }
 
 DType CandidatePartition::precision() const {
   for (const NestedSubGraph& nested : sub_graph_.nested()) {
-    if (nested.attrs.Has(attr::kPrimitive)) return PrecisionOf(nested.attrs);
+    if (nested.attrs->Has(attr::kPrimitive)) return PrecisionOf(*nested.attrs);
   }
   return DType::kF32;
 }

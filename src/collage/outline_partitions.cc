@@ -22,10 +22,10 @@ struct Wrapping {
 // The wrappings nested below a Primitive wrapping, by nesting depth (0: directly below).
 void CollectNested(const SubGraph& sub_graph, size_t depth, std::vector<std::vector<Wrapping>>& levels) {
   for (const NestedSubGraph& nested : sub_graph.nested()) {
-    const bool primitive = nested.attrs.Has(attr::kPrimitive);
+    const bool primitive = nested.attrs->Has(attr::kPrimitive);
     if (!primitive) {
       if (levels.size() <= depth) levels.resize(depth + 1);
-      levels[depth].push_back(Wrapping{nested.sub_graph->inside(), nested.attrs});
+      levels[depth].push_back(Wrapping{nested.sub_graph->inside(), *nested.attrs});
     }
     CollectNested(*nested.sub_graph, primitive ? depth : depth + 1, levels);
   }
@@ -121,7 +121,7 @@ std::vector<size_t> NonConstantInputs(const DataflowGraph& graph, const SubGraph
 
 const Attrs* PrimitiveAttrs(const SubGraph& sub_graph) {
   for (const NestedSubGraph& nested : sub_graph.nested()) {
-    if (nested.attrs.Has(attr::kPrimitive)) return &nested.attrs;
+    if (nested.attrs->Has(attr::kPrimitive)) return nested.attrs.get();
   }
   return nullptr;
 }
@@ -129,9 +129,9 @@ const Attrs* PrimitiveAttrs(const SubGraph& sub_graph) {
 SubGraph WithPrimitiveAttrs(const DataflowGraph& graph, const SubGraph& sub_graph, Attrs attrs) {
   std::vector<NestedSubGraph> nested = sub_graph.nested();
   for (NestedSubGraph& wrapping : nested) {
-    if (wrapping.attrs.Has(attr::kPrimitive)) wrapping.attrs = attrs;
+    if (wrapping.attrs->Has(attr::kPrimitive)) wrapping.attrs = std::make_shared<const Attrs>(attrs);
   }
-  return SubGraph(graph, sub_graph.inside(), sub_graph.label(), std::move(nested));
+  return SubGraph(graph, sub_graph.inside(), sub_graph.joined_label(), std::move(nested));
 }
 
 Function OutlinePartitions(const Function& function, const DataflowGraph& graph,

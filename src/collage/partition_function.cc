@@ -23,7 +23,7 @@ SubGraph MapOntoExtracted(const SubGraph& sub_graph, const DataflowGraph& extrac
         std::make_shared<const SubGraph>(MapOntoExtracted(*wrapping.sub_graph, extracted_graph, inner_of)),
         wrapping.attrs});
   }
-  return SubGraph(extracted_graph, std::move(inside), sub_graph.label(), std::move(nested));
+  return SubGraph(extracted_graph, std::move(inside), sub_graph.joined_label(), std::move(nested));
 }
 
 // The callee of the one call to a Primitive function in `body`.

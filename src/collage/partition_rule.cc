@@ -143,10 +143,13 @@ std::vector<CandidatePartition> HostPartitionRule::AllCandidates(const DataflowG
 std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   const SubGraphConfig single_value{.max_exits = 1, .allow_taps = false, .max_depth = 0};
+  const auto attrs = std::make_shared<const Attrs>(Attrs{{attr::kComposite, name()}});
+  const JoinedLabel label(name());
   std::vector<CandidatePartition> candidates;
-  for (const CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+  for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
     if (!sub.sub_graph().IsValid(graph, single_value)) continue;
-    SubGraph wrapped = sub.sub_graph().WithAttrs(graph, Attrs{{attr::kComposite, name()}}).WithLabel(graph, name());
+    SubGraph wrapped = SubGraph::Wrapping(std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph()), attrs)
+                           .WithLabel(graph, label);
     candidates.push_back(MakeCandidate(spec, std::move(wrapped), name()));
   }
   return candidates;
@@ -202,6 +205,13 @@ std::vector<DType> PrimitivePartitionRule::VariantPrecisions(const DataflowGraph
 
 std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
+  // The f32 wrapping attributes of each boundary, shared by every candidate.
+  std::vector<std::shared_ptr<const Attrs>> boundary_attrs;
+  for (const PartitionLayouts& layouts : boundaries_) {
+    Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
+    if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
+    boundary_attrs.push_back(std::make_shared<const Attrs>(std::move(attrs)));
+  }
   std::vector<CandidatePartition> candidates;
   for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
     const std::string rule_name = sub.rule_name();
@@ -213,17 +223,17 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
       if (!reduced.empty()) ranges = CalibratedInputRanges(graph, *inner, spec.calibrated_range);
       if (ranges) precisions.insert(precisions.end(), reduced.begin(), reduced.end());
     }
-    for (const PartitionLayouts& layouts : boundaries_) {
-      if (!IsDistinctBoundary(graph, *inner, layouts)) continue;
-      Attrs attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, spec.backend}};
-      if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
+    for (size_t boundary = 0; boundary < boundaries_.size(); ++boundary) {
+      if (!IsDistinctBoundary(graph, *inner, boundaries_[boundary])) continue;
       for (DType precision : precisions) {
-        Attrs variant = attrs;
+        std::shared_ptr<const Attrs> attrs = boundary_attrs[boundary];
         if (precision != DType::kF32) {
+          Attrs variant = *attrs;
           variant.Set(attr::kPrecision, std::string(DTypeName(precision)));
           variant.Set(attr::kActivationRanges, *ranges);
+          attrs = std::make_shared<const Attrs>(std::move(variant));
         }
-        candidates.push_back(MakeCandidate(spec, SubGraph::Wrapping(inner, std::move(variant)), rule_name));
+        candidates.push_back(MakeCandidate(spec, SubGraph::Wrapping(inner, std::move(attrs)), rule_name));
       }
     }
   }

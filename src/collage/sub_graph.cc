@@ -10,12 +10,17 @@
 
 namespace collage {
 
-SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string label, std::vector<NestedSubGraph> nested)
-    : inside_(std::move(inside)), label_(std::move(label)), nested_(std::move(nested)) {
-  Check(inside_.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
+SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, JoinedLabel label, std::vector<NestedSubGraph> nested)
+    : shape_(MakeShape(graph, std::move(inside))), label_(std::move(label)), nested_(std::move(nested)) {}
+
+std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& graph, IndexSet inside) {
+  Check(inside.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
+  auto shape = std::make_shared<Shape>();
+  shape->inside = std::move(inside);
+  const IndexSet& inside_ = shape->inside;
   const std::vector<size_t> inside_nodes = inside_.ToVector();
-  first_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.front();
-  last_inside_ = inside_nodes.empty() ? graph.size() : inside_nodes.back();
+  shape->first_inside = inside_nodes.empty() ? graph.size() : inside_nodes.front();
+  shape->last_inside = inside_nodes.empty() ? graph.size() : inside_nodes.back();
   // Producers come before their consumers in post-DFS order, so each inside producer's depth is
   // known when its consumer is reached.
   std::vector<size_t> depth_of(inside_nodes.size());
@@ -38,7 +43,7 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
       }
     }
     depth_of[position] = depth + 1;
-    depth_ = std::max(depth_, depth + 1);
+    shape->depth = std::max(shape->depth, depth + 1);
     if (is_entry) entry.push_back(index);
     bool is_exit = node.external;
     for (size_t consumer : node.outputs) {
@@ -49,9 +54,9 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
     }
     if (is_exit) {
       exit.push_back(index);
-      least_exit_depth_ = exit.size() == 1 ? depth + 1 : std::min(least_exit_depth_, depth + 1);
+      shape->least_exit_depth = exit.size() == 1 ? depth + 1 : std::min(shape->least_exit_depth, depth + 1);
     }
-    kind_ = CombinePattern(kind_, node.pattern);
+    shape->kind = CombinePattern(shape->kind, node.pattern);
   }
   // Heights (the longest inside path starting at a node), consumers first.
   std::vector<size_t> height_of(inside_nodes.size());
@@ -69,33 +74,34 @@ SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, std::string labe
     height_of[position] = height + 1;
     for (size_t producer : node.inputs) is_entry = is_entry || !inside_[producer];
     if (is_entry) {
-      least_entry_height_ = any_entry ? std::min(least_entry_height_, height + 1) : height + 1;
+      shape->least_entry_height = any_entry ? std::min(shape->least_entry_height, height + 1) : height + 1;
       any_entry = true;
     }
   }
-  entry_ = IndexSet(graph.size(), entry);
-  exit_ = IndexSet(graph.size(), exit);
-  input_ = IndexSet(graph.size(), input);
-  output_ = IndexSet(graph.size(), output);
+  shape->entry = IndexSet(graph.size(), entry);
+  shape->exit = IndexSet(graph.size(), exit);
+  shape->input = IndexSet(graph.size(), input);
+  shape->output = IndexSet(graph.size(), output);
+  return shape;
 }
 
 bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config) const {
-  if (inside_.IsEmpty()) return false;
-  if (config.max_exits > 0 && exit_.Count() > config.max_exits) return false;
-  if (config.max_depth > 0 && depth_ > config.max_depth) return false;
+  if (inside().IsEmpty()) return false;
+  if (config.max_exits > 0 && exit().Count() > config.max_exits) return false;
+  if (config.max_depth > 0 && depth() > config.max_depth) return false;
   if (!config.allow_taps) {
     bool tap = false;
-    exit_.ForEach([&](size_t index) {
-      for (size_t output : graph.node(index).outputs) tap = tap || inside_[output];
+    exit().ForEach([&](size_t index) {
+      for (size_t output : graph.node(index).outputs) tap = tap || inside()[output];
     });
     if (tap) return false;
   }
   // Every path that leaves the inside and comes back passes through an output node, and only
   // nodes before the last inside node (in post-DFS order) can lead back.
-  const size_t last_inside = last_inside_;
+  const size_t last_inside = shape_->last_inside;
   std::vector<size_t> pending;
   IndexSet visited(graph.size());
-  output_.ForEach([&](size_t output) {
+  output().ForEach([&](size_t output) {
     if (output < last_inside) pending.push_back(output);
   });
   while (!pending.empty()) {
@@ -104,7 +110,7 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
     if (visited[node]) continue;
     visited.Add(node);
     for (size_t consumer : graph.node(node).outputs) {
-      if (inside_[consumer]) return false;
+      if (inside()[consumer]) return false;
       if (consumer < last_inside && !visited[consumer]) pending.push_back(consumer);
     }
   }
@@ -112,7 +118,7 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
 }
 
 bool SubGraph::Touches(const SubGraph& other) const {
-  return output_.Intersects(other.inside_) || other.output_.Intersects(inside_);
+  return output().Intersects(other.inside()) || other.output().Intersects(inside());
 }
 
 double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second) {
@@ -127,24 +133,24 @@ double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, L
 }
 
 double SubGraph::InputBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const {
-  return BytesChangedBetween(graph, input_, first, second);
+  return BytesChangedBetween(graph, input(), first, second);
 }
 
 double SubGraph::ExitBytesChangedBetween(const DataflowGraph& graph, Layout first, Layout second) const {
-  return BytesChangedBetween(graph, exit_, first, second);
+  return BytesChangedBetween(graph, exit(), first, second);
 }
 
 size_t SubGraph::UnionDepthAtLeast(const SubGraph& downstream) const {
-  return least_exit_depth_ + downstream.least_entry_height_;
+  return shape_->least_exit_depth + downstream.shape_->least_entry_height;
 }
 
 size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const {
   size_t exits = 0;
   for (const SubGraph* side : {this, &other}) {
-    side->exit_.ForEach([&](size_t exit) {
+    side->exit().ForEach([&](size_t exit) {
       const DataflowNode& node = graph.node(exit);
       exits += node.external || std::any_of(node.outputs.begin(), node.outputs.end(), [&](size_t output) {
-                 return !inside_[output] && !other.inside_[output];
+                 return !inside()[output] && !other.inside()[output];
                });
     });
   }
@@ -152,27 +158,27 @@ size_t SubGraph::ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& ot
 }
 
 SubGraph SubGraph::DisjointUnion(const DataflowGraph& graph, const SubGraph& other) const {
-  if (!inside_.AreDisjoint(other.inside_)) {
-    throw Error("SubGraph: union of overlapping sub-graphs " + inside_.ToString() + " and " + other.inside_.ToString());
+  if (!inside().AreDisjoint(other.inside())) {
+    throw Error("SubGraph: union of overlapping sub-graphs " + inside().ToString() + " and " + other.inside().ToString());
   }
   std::vector<NestedSubGraph> nested = nested_;
   nested.insert(nested.end(), other.nested_.begin(), other.nested_.end());
-  const bool this_first = first_inside_ < other.first_inside_;
-  std::string label = this_first ? label_ + "+" + other.label_ : other.label_ + "+" + label_;
-  return SubGraph(graph, inside_ | other.inside_, std::move(label), std::move(nested));
+  const bool this_first = first_inside() < other.first_inside();
+  JoinedLabel label = this_first ? JoinedLabel::Join(label_, other.label_) : JoinedLabel::Join(other.label_, label_);
+  return SubGraph(graph, inside() | other.inside(), std::move(label), std::move(nested));
 }
 
 SubGraph SubGraph::WithAttrs(const DataflowGraph&, Attrs attrs) const {
-  return Wrapping(std::make_shared<const SubGraph>(*this), std::move(attrs));
+  return Wrapping(std::make_shared<const SubGraph>(*this), std::make_shared<const Attrs>(std::move(attrs)));
 }
 
-SubGraph SubGraph::Wrapping(std::shared_ptr<const SubGraph> inner, Attrs attrs) {
+SubGraph SubGraph::Wrapping(std::shared_ptr<const SubGraph> inner, std::shared_ptr<const Attrs> attrs) {
   SubGraph wrapped = *inner;
   wrapped.nested_ = {NestedSubGraph{std::move(inner), std::move(attrs)}};
   return wrapped;
 }
 
-SubGraph SubGraph::WithLabel(const DataflowGraph&, std::string label) const {
+SubGraph SubGraph::WithLabel(const DataflowGraph&, JoinedLabel label) const {
   SubGraph labelled = *this;
   labelled.label_ = std::move(label);
   return labelled;
@@ -181,7 +187,7 @@ SubGraph SubGraph::WithLabel(const DataflowGraph&, std::string label) const {
 Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& options) const {
   std::unordered_map<size_t, Expr> inner;
   std::vector<Var> params;
-  for (size_t input : input_.ToVector()) {
+  for (size_t input : input().ToVector()) {
     const Expr& expr = graph.node(input).expr;
     if (options.inline_constant_inputs && expr->kind() == ExprKind::kConstant) {
       inner[input] = expr;
@@ -191,7 +197,7 @@ Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& opt
     params.push_back(param);
     inner[input] = param;
   }
-  for (size_t index : inside_.ToVector()) {
+  for (size_t index : inside().ToVector()) {
     const Expr& expr = graph.node(index).expr;
     std::vector<Expr> children;
     ForEachChild(*expr, [&](const Expr& child) {
@@ -201,10 +207,10 @@ Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& opt
     inner[index] = WithChildren(expr, children);
   }
   std::vector<Expr> results;
-  for (size_t exit : exit_.ToVector()) results.push_back(inner.at(exit));
+  for (size_t exit : exit().ToVector()) results.push_back(inner.at(exit));
   Function function = MakeFunction(params, results.size() == 1 ? results[0] : MakeTuple(results));
   if (options.inner_of) {
-    for (size_t index : inside_.ToVector()) (*options.inner_of)[index] = inner.at(index);
+    for (size_t index : inside().ToVector()) (*options.inner_of)[index] = inner.at(index);
   }
   return function;
 }
@@ -212,13 +218,14 @@ Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& opt
 namespace {
 
 bool SameNested(const NestedSubGraph& first, const NestedSubGraph& second) {
-  return first.attrs == second.attrs && *first.sub_graph == *second.sub_graph;
+  return (first.attrs == second.attrs || *first.attrs == *second.attrs) &&
+         (first.sub_graph == second.sub_graph || *first.sub_graph == *second.sub_graph);
 }
 
 }  // namespace
 
 bool SubGraph::operator==(const SubGraph& other) const {
-  if (!(inside_ == other.inside_) || nested_.size() != other.nested_.size()) return false;
+  if (!(inside() == other.inside()) || nested_.size() != other.nested_.size()) return false;
   for (size_t i = 0; i < nested_.size(); ++i) {
     if (!SameNested(nested_[i], other.nested_[i])) return false;
   }
@@ -226,7 +233,7 @@ bool SubGraph::operator==(const SubGraph& other) const {
 }
 
 bool SubGraph::IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
-  if (!(inside_ == union_inside) || nested_.size() != first.nested_.size() + second.nested_.size()) return false;
+  if (!(inside() == union_inside) || nested_.size() != first.nested_.size() + second.nested_.size()) return false;
   for (size_t i = 0; i < nested_.size(); ++i) {
     const NestedSubGraph& expected =
         i < first.nested_.size() ? first.nested_[i] : second.nested_[i - first.nested_.size()];
@@ -236,19 +243,19 @@ bool SubGraph::IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& f
 }
 
 size_t SubGraph::Hash() const {
-  size_t hash = inside_.Hash();
+  size_t hash = inside().Hash();
   for (const NestedSubGraph& nested : nested_) {
-    hash = HashCombine(HashCombine(hash, nested.attrs.Hash()), nested.sub_graph->Hash());
+    hash = HashCombine(HashCombine(hash, nested.attrs->Hash()), nested.sub_graph->Hash());
   }
   return hash;
 }
 
 std::string SubGraph::ToString() const {
-  std::string text = inside_.ToString() + " kind=" + std::string(OpPatternKindName(kind_)) +
-                     " depth=" + std::to_string(depth_) + " exits=" + exit_.ToString();
-  if (!label_.empty()) text += " label=" + label_;
+  std::string text = inside().ToString() + " kind=" + std::string(OpPatternKindName(kind())) +
+                     " depth=" + std::to_string(depth()) + " exits=" + exit().ToString();
+  if (!label_.empty()) text += " label=" + label_.ToString();
   for (const NestedSubGraph& nested : nested_) {
-    text += " [" + nested.attrs.ToString() + " " + nested.sub_graph->ToString() + "]";
+    text += " [" + nested.attrs->ToString() + " " + nested.sub_graph->ToString() + "]";
   }
   return text;
 }

@@ -1,6 +1,10 @@
 // A sub-graph of a DataflowGraph, named by the set of its "inside" nodes; no expression is
 // built until a sub-graph is extracted or rewritten.
 //
+// Copies are cheap: what is derived from the inside set is computed once and shared by every
+// copy, wrapping and relabelling of the sub-graph (the partitioner wraps each candidate once per
+// boundary and precision), wrapping attributes are shared, and labels are joined lazily.
+//
 // Derived sets (all from the inside set, cached):
 //   entry:  inside nodes with an input outside;
 //   exit:   inside nodes with an output outside, or external (the body result);
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "collage/dataflow_graph.h"
+#include "collage/joined_label.h"
 #include "ir/attrs.h"
 #include "support/tensor_format.h"
 
@@ -34,24 +39,26 @@ class SubGraph;
 
 struct NestedSubGraph {
   std::shared_ptr<const SubGraph> sub_graph;
-  Attrs attrs;
+  std::shared_ptr<const Attrs> attrs;
 };
 
 class SubGraph {
  public:
-  SubGraph(const DataflowGraph& graph, IndexSet inside, std::string label = "", std::vector<NestedSubGraph> nested = {});
+  SubGraph(const DataflowGraph& graph, IndexSet inside, JoinedLabel label = {},
+           std::vector<NestedSubGraph> nested = {});
 
-  const IndexSet& inside() const { return inside_; }
-  const IndexSet& entry() const { return entry_; }
-  const IndexSet& exit() const { return exit_; }
-  const IndexSet& input() const { return input_; }
-  const IndexSet& output() const { return output_; }
-  size_t depth() const { return depth_; }
+  const IndexSet& inside() const { return shape_->inside; }
+  const IndexSet& entry() const { return shape_->entry; }
+  const IndexSet& exit() const { return shape_->exit; }
+  const IndexSet& input() const { return shape_->input; }
+  const IndexSet& output() const { return shape_->output; }
+  size_t depth() const { return shape_->depth; }
   // The least fusable pattern kind of the inside nodes.
-  OpPatternKind kind() const { return kind_; }
-  const std::string& label() const { return label_; }
+  OpPatternKind kind() const { return shape_->kind; }
+  std::string label() const { return label_.ToString(); }
+  const JoinedLabel& joined_label() const { return label_; }
   const std::vector<NestedSubGraph>& nested() const { return nested_; }
-  size_t first_inside() const { return first_inside_; }
+  size_t first_inside() const { return shape_->first_inside; }
   // How many exits the disjoint union with `other` would have, without building it: an exit of
   // either side stays one when it is external or feeds a node outside both.
   size_t ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const;
@@ -77,9 +84,9 @@ class SubGraph {
   bool IsDisjointUnionOf(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const;
   // This sub-graph with one nested sub-graph: itself, to be wrapped in a function with `attrs`.
   SubGraph WithAttrs(const DataflowGraph& graph, Attrs attrs) const;
-  // inner->WithAttrs(graph, attrs), sharing `inner` as the nested sub-graph instead of copying it.
-  static SubGraph Wrapping(std::shared_ptr<const SubGraph> inner, Attrs attrs);
-  SubGraph WithLabel(const DataflowGraph& graph, std::string label) const;
+  // inner->WithAttrs(graph, *attrs), sharing `inner` as the nested sub-graph and `attrs`.
+  static SubGraph Wrapping(std::shared_ptr<const SubGraph> inner, std::shared_ptr<const Attrs> attrs);
+  SubGraph WithLabel(const DataflowGraph& graph, JoinedLabel label) const;
 
   // A stand-alone function computing the sub-graph (parameters: the inputs in index order,
   // constants among them too unless options.inline_constant_inputs; result: the exits in
@@ -99,14 +106,20 @@ class SubGraph {
   std::string ToString() const;
 
  private:
-  IndexSet inside_, entry_, exit_, input_, output_;
-  size_t depth_ = 0;
-  size_t first_inside_ = 0;
-  size_t last_inside_ = 0;
-  size_t least_exit_depth_ = 0;     // the least depth of a path ending at an exit (0: no exit)
-  size_t least_entry_height_ = 0;   // the least length of the longest path from an entry (0: none)
-  OpPatternKind kind_ = OpPatternKind::kElemWise;
-  std::string label_;
+  // What the inside set determines; immutable once built.
+  struct Shape {
+    IndexSet inside, entry, exit, input, output;
+    size_t depth = 0;
+    size_t first_inside = 0;
+    size_t last_inside = 0;
+    size_t least_exit_depth = 0;    // the least depth of a path ending at an exit (0: no exit)
+    size_t least_entry_height = 0;  // the least length of the longest path from an entry (0: none)
+    OpPatternKind kind = OpPatternKind::kElemWise;
+  };
+  static std::shared_ptr<const Shape> MakeShape(const DataflowGraph& graph, IndexSet inside);
+
+  std::shared_ptr<const Shape> shape_;
+  JoinedLabel label_;
   std::vector<NestedSubGraph> nested_;
 };
 

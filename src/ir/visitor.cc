@@ -4,25 +4,56 @@
 
 namespace collage {
 
+namespace {
+
+// The number of children ForEachChild visits, and the i-th of them, in its order.
+size_t ChildCount(const ExprNode& node) {
+  switch (node.kind()) {
+    case ExprKind::kCall: return 1 + static_cast<const CallNode&>(node).args.size();
+    case ExprKind::kTuple: return static_cast<const TupleNode&>(node).fields.size();
+    case ExprKind::kTupleGetItem: return 1;
+    case ExprKind::kFunction: return static_cast<const FunctionNode&>(node).params.size() + 1;
+    default: return 0;
+  }
+}
+
+Expr ChildAt(const ExprNode& node, size_t i) {
+  switch (node.kind()) {
+    case ExprKind::kCall: {
+      const auto& call = static_cast<const CallNode&>(node);
+      return i == 0 ? call.callee : call.args[i - 1];
+    }
+    case ExprKind::kTuple: return static_cast<const TupleNode&>(node).fields[i];
+    case ExprKind::kTupleGetItem: return static_cast<const TupleGetItemNode&>(node).tuple;
+    default: {
+      const auto& function = static_cast<const FunctionNode&>(node);
+      return i < function.params.size() ? Expr(function.params[i]) : function.body;
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Expr> PostOrder(const Expr& root, bool enter_functions) {
   std::vector<Expr> order;
   PointerSet done;
+  // The children are read from the node one at a time, so a frame allocates nothing.
   struct Frame {
     Expr node;
-    std::vector<Expr> children;
+    size_t child_count;
     size_t next_child = 0;
   };
   std::vector<Frame> stack;
   auto push = [&](const Expr& node) {
     if (!done.Insert(node.get())) return;
     const bool opaque = !enter_functions && node != root && node->kind() == ExprKind::kFunction;
-    stack.push_back(Frame{node, opaque ? std::vector<Expr>{} : Children(*node)});
+    stack.push_back(Frame{node, opaque ? 0 : ChildCount(*node)});
   };
   push(root);
   while (!stack.empty()) {
     Frame& top = stack.back();
-    if (top.next_child < top.children.size()) {
-      Expr child = top.children[top.next_child++];
+    if (top.next_child < top.child_count) {
+      const Expr child = ChildAt(*top.node, top.next_child++);
       push(child);  // may reallocate `stack`; `top` is not used after this
       continue;
     }

@@ -210,7 +210,7 @@ class PatternMatcher::Impl {
     nodes_ = PostOrder(graph_, options.enter_functions);
     index_.reserve(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i].get(), static_cast<NodeIndex>(i));
-    memo_.reserve(4 * nodes_.size());
+    memo_.reserve(nodes_.size());
   }
 
   const std::vector<Expr>& nodes() const { return nodes_; }
@@ -287,9 +287,16 @@ class PatternMatcher::Impl {
   const Partials& Match(const PatternNode& pattern, NodeIndex expr) {
     static const Partials kNoMatch;
     if (CannotMatch(pattern, *nodes_[expr])) return kNoMatch;
+    std::vector<bool>& failed = failed_at_[&pattern];  // elements keep their address as the map grows
+    if (failed.empty()) failed.resize(nodes_.size());
+    if (failed[expr]) return kNoMatch;
     const MemoKey key{&pattern, expr};
     if (auto found = memo_.find(key); found != memo_.end()) return found->second;
     Partials partials = Compute(pattern, expr);
+    if (partials.empty()) {
+      failed[expr] = true;
+      return kNoMatch;
+    }
     return memo_.emplace(key, std::move(partials)).first->second;
   }
 
@@ -458,7 +465,11 @@ class PatternMatcher::Impl {
   std::vector<bool> external_;
   std::vector<Pattern> kept_patterns_;
   std::unordered_set<const PatternNode*> kept_pattern_nodes_;
-  std::unordered_map<MemoKey, Partials, MemoKeyHash> memo_;
+  std::unordered_map<MemoKey, Partials, MemoKeyHash> memo_;  // the attempts that matched
+  // Per pattern node, one bit per graph node where it was tried and failed: most attempts fail
+  // (on a 100,000-op chain, every activation is tried as the root of each pattern ending in one),
+  // and a bit costs far less than a memo entry.
+  std::unordered_map<const PatternNode*, std::vector<bool>> failed_at_;
   std::deque<DominatorRegion> regions_;  // stable addresses for the memo's derivations
 };
 

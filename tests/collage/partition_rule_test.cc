@@ -91,13 +91,13 @@ TEST(PartitionRuleTest, CompositePrimitiveUnionAndOnlyValid) {
   auto composite = std::make_shared<CompositePartitionRule>("lib.op", ops);
   const std::vector<CandidatePartition> composites = SpecOf(composite).AllCandidates(graph);
   ASSERT_EQ(composites.size(), 3u);
-  EXPECT_EQ(composites[0].sub_graph().nested()[0].attrs.GetString(attr::kComposite), "lib.op");
+  EXPECT_EQ(composites[0].sub_graph().nested()[0].attrs->GetString(attr::kComposite), "lib.op");
   auto primitive = std::make_shared<PrimitivePartitionRule>("prim", composite);
   const std::vector<CandidatePartition> primitives = SpecOf(primitive).AllCandidates(graph);
   ASSERT_EQ(primitives.size(), 3u);
   const NestedSubGraph& outer = primitives[0].sub_graph().nested()[0];
-  EXPECT_EQ(outer.attrs.GetString(attr::kCompiler), "backend");
-  EXPECT_EQ(outer.sub_graph->nested()[0].attrs.GetString(attr::kComposite), "lib.op");
+  EXPECT_EQ(outer.attrs->GetString(attr::kCompiler), "backend");
+  EXPECT_EQ(outer.sub_graph->nested()[0].attrs->GetString(attr::kComposite), "lib.op");
   EXPECT_EQ(SpecOf(std::make_shared<UnionPartitionRule>("u", std::vector<PartitionRulePtr>{ops, ops}))
                 .AllCandidates(graph)
                 .size(),

@@ -65,7 +65,7 @@ TEST(SubGraphTest, UnionTouchingAndWrapping) {
   const SubGraph joined = relu.DisjointUnion(graph, add);
   EXPECT_EQ(joined.inside().ToString(), "{1, 3}");
   ASSERT_EQ(joined.nested().size(), 1u);
-  EXPECT_EQ(joined.nested()[0].attrs.GetString(attr::kComposite), "x.relu");
+  EXPECT_EQ(joined.nested()[0].attrs->GetString(attr::kComposite), "x.relu");
   const SubGraph primitive = joined.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}});
   ASSERT_EQ(primitive.nested().size(), 1u);
   EXPECT_EQ(primitive.nested()[0].sub_graph->nested().size(), 1u);
@@ -273,7 +273,8 @@ TEST(SubGraphTest, DerivedSetsAgreeWithTheirDefinitionsOnRandomSubsets) {
       EXPECT_EQ(sub_graph.depth(), expected.depth) << where;
       EXPECT_EQ(sub_graph.first_inside(), indices.empty() ? graph.size() : indices.front()) << where;
       // Wrapping and relabelling keep the derived sets.
-      const SubGraph wrapped = sub_graph.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}}).WithLabel(graph, "w");
+      const SubGraph wrapped =
+          sub_graph.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}}).WithLabel(graph, std::string("w"));
       EXPECT_EQ(wrapped.exit().ToVector(), expected.exit) << where;
       EXPECT_EQ(wrapped.output().ToVector(), expected.output) << where;
       EXPECT_EQ(wrapped.depth(), expected.depth) << where;

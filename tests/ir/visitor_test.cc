@@ -6,6 +6,7 @@
 
 #include "ir/structural_equal.h"
 #include "testing/graph_builders.h"
+#include "testing/random_graphs.h"
 
 namespace collage {
 namespace {
@@ -25,6 +26,35 @@ TEST(PostOrderTest, ChildrenComeFirstAndSharedNodesOnce) {
   for (const Expr& node : order) {
     ForEachChild(*node, [&](const Expr& child) { EXPECT_LT(position.at(child.get()), position.at(node.get())); });
   }
+}
+
+// The straightforward post-order: recursive, over Children.
+void RecursivePostOrder(const Expr& node, const Expr& root, bool enter_functions,
+                        std::unordered_map<const ExprNode*, bool>& done, std::vector<Expr>& order) {
+  if (!done.emplace(node.get(), true).second) return;
+  if (enter_functions || node == root || node->kind() != ExprKind::kFunction) {
+    for (const Expr& child : Children(*node)) RecursivePostOrder(child, root, enter_functions, done, order);
+  }
+  order.push_back(node);
+}
+
+TEST(PostOrderTest, AgreesWithTheRecursiveOrderOnRandomGraphs) {
+  size_t nodes = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const Function function = testing::MakeVariedRandomDag(seed, 30);
+    // Tuples, projections and a nested function on top of the random graph.
+    const Function inner = MakeFunction({MakeVar("p", F32({2, 3}))}, function->body);
+    const Expr tuple = MakeTuple({function->body, MakeTupleGetItem(MakeTuple({function->body, function->body}), 1)});
+    const Expr root = MakeTuple({tuple, MakeCall(inner, {function->body}), function});
+    for (bool enter_functions : {false, true}) {
+      std::unordered_map<const ExprNode*, bool> done;
+      std::vector<Expr> expected;
+      RecursivePostOrder(root, root, enter_functions, done, expected);
+      ASSERT_EQ(PostOrder(root, enter_functions), expected) << "seed " << seed;
+      nodes += expected.size();
+    }
+  }
+  EXPECT_GT(nodes, 2000u);
 }
 
 TEST(PostOrderTest, CanStopAtNestedFunctions) {

@@ -364,5 +364,34 @@ TEST(PatternMatcherTest, WrappersMatchWhatTheirPartsMatchOnRandomGraphs) {
   EXPECT_GT(roots_matched_by_right_only, 100u);
 }
 
+// A matcher keeps what it found (matches, and the nodes where a pattern node failed) across
+// FindAll calls; what a warm matcher finds must be what a fresh one finds.
+TEST(PatternMatcherTest, AWarmMatcherFindsWhatAFreshOneFinds) {
+  RandomPatternCase random_case{std::mt19937(11)};
+  size_t roots_matched = 0;
+  size_t roots_failed = 0;
+  for (int trial = 0; trial < 100; ++trial) {
+    const Function function = MakeFunction({}, random_case.Graph());
+    InferType(function);
+    const Pattern inner = random_case.Call(1);
+    // Patterns sharing `inner`, so later ones reuse what earlier ones recorded about it.
+    const std::vector<Pattern> patterns = {inner, random_case.Call(2), inner.Optional(), inner | random_case.Call(2),
+                                           inner.HasShape({1, 8}), inner};
+    PatternMatcher warm(function);
+    for (const Pattern& pattern : patterns) {
+      const std::vector<PatternMatch> warm_matches = warm.FindAll(pattern);
+      PatternMatcher fresh(function);
+      const std::vector<PatternMatch> fresh_matches = fresh.FindAll(pattern);
+      for (const Expr& root : warm.nodes()) {
+        const NodeSets sets = MatchesRootedAt(warm_matches, root);
+        ASSERT_EQ(sets, MatchesRootedAt(fresh_matches, root)) << "trial " << trial;
+        (sets.empty() ? roots_failed : roots_matched) += 1;
+      }
+    }
+  }
+  EXPECT_GT(roots_matched, 100u);
+  EXPECT_GT(roots_failed, 100u);
+}
+
 }  // namespace
 }  // namespace collage
