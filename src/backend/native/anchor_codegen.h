@@ -26,7 +26,9 @@ AnchorInput AnchorInputKind(const CallNode& call);
 
 // One C++ statement computing `call`: `inputs[k]` is the pointer or accessor expression of
 // argument k, `epilogue` the functor's expression, `threads` the thread-count expression.
+// With `packed_weights` (a call that TakesPackedWeights, see packed_weights.h), inputs[1]
+// points to the PackWeights form of its constant B operand.
 std::string EmitAnchorCall(const CallNode& call, const std::vector<std::string>& inputs, const std::string& epilogue,
-                           const std::string& threads);
+                           const std::string& threads, bool packed_weights = false);
 
 }  // namespace collage::native
