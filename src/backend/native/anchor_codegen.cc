@@ -396,6 +396,13 @@ bool HasAnchorKernel(const CallNode& call) {
   return true;
 }
 
+int64_t EpilogueRowColumns(const CallNode& call) {
+  const std::string& op = call.op()->name;
+  const bool product = op == "nn.dense" || op == "nn.batch_matmul" || (op == "nn.matmul" && ArgType(call, 1).shape.size() > 1);
+  const Shape& out = ResultType(call).shape;
+  return product && !out.empty() ? out.back() : 0;
+}
+
 AnchorInput AnchorInputKind(const CallNode& call) { return Anchors().at(call.op()->name).input; }
 
 std::string EmitAnchorCall(const CallNode& call, const std::vector<std::string>& inputs, const std::string& epilogue,

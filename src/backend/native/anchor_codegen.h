@@ -24,6 +24,11 @@ bool HasAnchorKernel(const CallNode& call);
 // How the kernel reads its arguments.
 AnchorInput AnchorInputKind(const CallNode& call);
 
+// The length of the output rows that `call`'s kernel hands its epilogue as a
+// native::RowIndex (the matrix products: whole rows of the row-major result, so a per-column
+// operand's index needs no division), or 0 when the epilogue takes plain linear indices.
+int64_t EpilogueRowColumns(const CallNode& call);
+
 // One C++ statement computing `call`: `inputs[k]` is the pointer or accessor expression of
 // argument k, `epilogue` the functor's expression, `threads` the thread-count expression.
 // With `packed_weights` (a call that TakesPackedWeights, see packed_weights.h), inputs[1]

@@ -198,11 +198,9 @@ class GroupGenerator {
       const std::string body = EmitElementFunction(call, value.field, [&](size_t arg, const std::string& at) {
         return Value(Resolve(call.args[arg]), at, context);
       });
-      // Epilogues get the anchor's plain index; element functions also take ElementLoop's RowIndex.
-      const std::string signature = in_epilogue ? "  NATIVE_INLINE " + Compute(value) + " " + name + "(index_t i, " +
-                                                      ComputeType(FieldType(*anchor, 0).dtype) + " acc)"
-                                                : "  template <typename I> NATIVE_INLINE " + Compute(value) + " " +
-                                                      name + "(I i)";
+      // Indices are index_t or a RowIndex (ElementLoop's, a matrix product's epilogue's).
+      const std::string signature = "  template <typename I> NATIVE_INLINE " + Compute(value) + " " + name + "(I i" +
+                                    (in_epilogue ? ", " + ComputeType(FieldType(*anchor, 0).dtype) + " acc)" : ")");
       functions_ += signature + " const { " + body + " }\n";
     }
     return name + (in_epilogue ? "(" + index + ", acc)" : "(" + index + ")");
@@ -402,7 +400,10 @@ class GroupGenerator {
         inputs.push_back("[&](index_t i) { return " + Value(value, "i", nullptr) + "; }");
       }
     }
-    const std::string epilogue = "[&](index_t i, " + Compute(self) + " acc) { " + stores + keep + " }";
+    const int64_t row_columns = EpilogueRowColumns(anchor);
+    const std::string index =
+        row_columns > 0 ? "native::RowIndex<index_t, " + std::to_string(row_columns) + ">" : std::string("index_t");
+    const std::string epilogue = "[&](" + index + " i, " + Compute(self) + " acc) { " + stores + keep + " }";
     anchor_buffers_.push_back(self);
     return declarations + "    @DECL" + Name(self) + "@{\n      auto epilogue = " + epilogue + ";\n      " +
            EmitAnchorCall(anchor, inputs, "epilogue", "threads", packed_weights_.count(&anchor) > 0) + "\n    }\n";

@@ -166,7 +166,9 @@ struct PackedPanels {
 // The GEMM's epilogue for a row-major output: element (m, n) goes to epilogue(offset + m *
 // row_stride + n, value). Its rows are counted in the epilogue's own index type, so that
 // their stores are seen as contiguous and vectorize (an index computed in int64_t and
-// narrowed per element is a scatter to the compiler).
+// narrowed per element is a scatter to the compiler). An epilogue that takes a
+// RowIndex<I, Columns> (whole output rows, row_stride == Columns, offset a multiple of it)
+// gets the row and the column, so that a per-column operand is read at the column itself.
 template <typename Epilogue>
 struct LinearStore {
   using Index = EpilogueIndex<Epilogue>;
@@ -174,13 +176,26 @@ struct LinearStore {
   int64_t offset;
   int64_t row_stride;
 
-  NATIVE_INLINE void operator()(int64_t m, int64_t n, float value) const {
-    epilogue(static_cast<Index>(offset + m * row_stride + n), value);
+  NATIVE_INLINE Index At(int64_t m, int64_t n) const {
+    if constexpr (kIsRowIndex<Index>) {
+      using I = decltype(Index::row);
+      return Index{static_cast<I>(offset / row_stride + m), static_cast<I>(n)};
+    } else {
+      return static_cast<Index>(offset + m * row_stride + n);
+    }
   }
+  NATIVE_INLINE void operator()(int64_t m, int64_t n, float value) const { epilogue(At(m, n), value); }
   template <typename Count>
   NATIVE_INLINE void Row(int64_t m, int64_t n0, Count count, const float* values) const {
-    const Index first = static_cast<Index>(offset + m * row_stride + n0);
-    for (Index j = 0; j < static_cast<Index>(count); ++j) epilogue(first + j, values[j]);
+    if constexpr (kIsRowIndex<Index>) {
+      using I = decltype(Index::row);
+      const I row = static_cast<I>(offset / row_stride + m);
+      const I first = static_cast<I>(n0);
+      for (I j = 0; j < static_cast<I>(count); ++j) epilogue(Index{row, static_cast<I>(first + j)}, values[j]);
+    } else {
+      const Index first = static_cast<Index>(offset + m * row_stride + n0);
+      for (Index j = 0; j < static_cast<Index>(count); ++j) epilogue(first + j, values[j]);
+    }
   }
 };
 
