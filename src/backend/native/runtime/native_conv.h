@@ -26,6 +26,7 @@ struct ConvShape {
 // one input row: per packed row, a run is a copy between zeros (a strided copy with a bounds
 // test where the stride is not 1), not a division.
 struct WindowPacker {
+  static constexpr bool kBlocksFollowInMemory = false;
   const ConvShape& s;
   const float* image;  // the first input channel of the group
 

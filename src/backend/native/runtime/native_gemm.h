@@ -90,8 +90,13 @@ inline void MicroKernelRows(int rows, int64_t kc, const MatrixA& a, const float*
 // k < kc, j < kNR (zero past nr columns) at [k * kNR + j]: written into `packed` (kKC * kNR
 // floats), or found in memory that holds it packed already.
 
+// Packers also say whether consecutive blocks (the next K block of a panel, or the next
+// panel's first) follow one another in memory (kBlocksFollowInMemory), so that the GEMM may
+// prefetch the next one.
+
 // Packs from a row-major K x N matrix.
 struct RowMajorPacker {
+  static constexpr bool kBlocksFollowInMemory = false;
   const float* b;
   int64_t ldb;
   const float* operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
@@ -113,6 +118,7 @@ struct RowMajorPacker {
 // Packs from a transposed (N x K row-major) matrix, e.g. dense weights: 8 x 8 blocks
 // transposed in registers.
 struct TransposedPacker {
+  static constexpr bool kBlocksFollowInMemory = false;
   const float* b;
   int64_t ldb;
   const float* operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
@@ -156,6 +162,7 @@ void PackAllPanels(const Packer& pack, int64_t k_count, int64_t n_count, float* 
 
 // B packed ahead by PackAllPanels: its blocks are read in place.
 struct PackedPanels {
+  static constexpr bool kBlocksFollowInMemory = true;
   const float* panels;
   int64_t k_count;
   const float* operator()(int64_t k0, int64_t, int64_t n0, int64_t, float*) const {
@@ -209,6 +216,18 @@ NATIVE_INLINE void StoreRow(const Epilogue& epilogue, int64_t m, int64_t n0, Cou
   }
 }
 
+// Share `part` of `parts` of the cache lines of floats [next, next + count): the GEMM
+// prefetches the next B block, where it follows the current one in memory, spread over the
+// micro-kernel calls of the current block, so that weights streamed from memory arrive
+// before they are needed.
+NATIVE_INLINE void PrefetchShare(const float* next, int64_t count, int64_t part, int64_t parts) {
+  constexpr int64_t kLineFloats = 16;
+  const int64_t lines = (count + kLineFloats - 1) / kLineFloats;
+  const int64_t per_part = (lines + parts - 1) / parts;
+  const int64_t end = (part + 1) * per_part < lines ? (part + 1) * per_part : lines;
+  for (int64_t line = part * per_part; line < end; ++line) __builtin_prefetch(next + line * kLineFloats, 0, 3);
+}
+
 // The GEMM over column panels [panel_begin, panel_end) (one thread's share).
 template <typename Packer, typename Epilogue>
 void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA& a, const Packer& pack,
@@ -224,7 +243,9 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA
     for (int64_t k0 = 0; k0 < k_count; k0 += kKC) {
       const int64_t kc = k_count - k0 < kKC ? k_count - k0 : kKC;
       const float* block = pack(k0, kc, n0, nr, packed.data());
+      const int64_t tiles = (m_count + kMR - 1) / kMR;
       for (int64_t m0 = 0; m0 < m_count; m0 += kMR) {
+        if constexpr (Packer::kBlocksFollowInMemory) PrefetchShare(block + kc * kNR, kc * kNR, m0 / kMR, tiles);
         const int rows = static_cast<int>(m_count - m0 < kMR ? m_count - m0 : kMR);
         MicroKernelRows(rows, kc, a.At(m0, k0), block, tile.data() + m0 * kNR, k0 > 0);
       }
