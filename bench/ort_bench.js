@@ -2,6 +2,7 @@
 // ONNX Runtime's CPU latency of an ONNX model: the speed anchor of the benchmarks.
 //
 //   node bench/ort_bench.js MODEL.onnx [--threads 2] [--runs 20] [--warmup 2] [--seed 0] [--ort DIR]
+//                           [--profile FILE]
 //
 // Loads the model with the CPU execution provider, `--threads` intra-op threads, one inter-op
 // thread and every graph optimization, feeds seeded random inputs of the model's input types
@@ -9,12 +10,16 @@
 // without a fixed size is 1), runs it --warmup times, then times --runs calls of `run` and prints
 // one JSON line: {"model", "ort_version", "threads", "runs_ms" (every timed run, in order),
 // "median_ms", "p10_ms", "p90_ms"}.
+// With --profile FILE, ONNX Runtime's profiler records every run (warm-up runs included; the
+// timings then include its overhead) and its JSON trace, with each node's kernel time, op type
+// and shapes, is written to FILE; the printed line names it as "profile".
 // onnxruntime-node is looked up in --ort DIR, $COLLAGE_ORT_DIR or third_party/ort (where
 // scripts/setup.sh installs it). Exit status 3 when it is not installed there, 1 on any other
 // error; either way one line on stderr.
 'use strict';
 
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const SOURCE_DIR = path.dirname(__dirname);
@@ -27,7 +32,7 @@ function fail(message, status = 1) {
 
 function parseArguments(argv) {
   const options = {threads: 2, runs: 20, warmup: 2, seed: 0, ort: process.env.COLLAGE_ORT_DIR ||
-                   path.join(SOURCE_DIR, 'third_party', 'ort')};
+                   path.join(SOURCE_DIR, 'third_party', 'ort'), profile: null};
   const integerOptions = new Set(['threads', 'runs', 'warmup', 'seed']);
   let model;
   for (let i = 0; i < argv.length; ++i) {
@@ -48,7 +53,9 @@ function parseArguments(argv) {
       options[name] = value;
     }
   }
-  if (model === undefined) fail('usage: ort_bench.js MODEL.onnx [--threads N] [--runs N] [--warmup N] [--seed S] [--ort DIR]');
+  if (model === undefined) {
+    fail('usage: ort_bench.js MODEL.onnx [--threads N] [--runs N] [--warmup N] [--seed S] [--ort DIR] [--profile FILE]');
+  }
   if (options.threads < 1 || options.runs < 1) fail('--threads and --runs must be at least 1');
   return {model, ...options};
 }
@@ -112,10 +119,24 @@ function quantile(samples, q) {
   return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
 }
 
+// Ends the session's profiling and moves the trace ONNX Runtime wrote into `folder` to `file`.
+function saveProfile(session, folder, file) {
+  session.endProfiling();
+  const traces = fs.readdirSync(folder).filter((name) => name.endsWith('.json'));
+  if (traces.length !== 1) fail(`ONNX Runtime wrote ${traces.length} profile traces, one expected`);
+  try {
+    fs.copyFileSync(path.join(folder, traces[0]), file);
+  } catch (error) {
+    fail(`cannot write the profile to ${file}: ${error.message}`);
+  }
+  fs.rmSync(folder, {recursive: true, force: true});
+}
+
 async function main() {
   const options = parseArguments(process.argv.slice(2));
   if (!fs.existsSync(options.model)) fail(`${options.model}: no such file`);
   const ort = loadOnnxRuntime(options.ort);
+  const profileFolder = options.profile === null ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'ort_bench_'));
   let session;
   try {
     session = await ort.InferenceSession.create(options.model, {
@@ -123,6 +144,7 @@ async function main() {
       intraOpNumThreads: options.threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
+      ...(profileFolder === null ? {} : {enableProfiling: true, profileFilePrefix: path.join(profileFolder, 'trace')}),
     });
   } catch (error) {
     fail(`${options.model}: ONNX Runtime cannot load it: ${String(error.message).split('\n')[0]}`);
@@ -139,6 +161,7 @@ async function main() {
       await session.run(feeds);
       runsMs.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
+    if (profileFolder !== null) saveProfile(session, profileFolder, options.profile);
     process.stdout.write(JSON.stringify({
       model: options.model,
       ort_version: ort.env.versions.node,
@@ -147,6 +170,7 @@ async function main() {
       median_ms: quantile(runsMs, 0.5),
       p10_ms: quantile(runsMs, 0.1),
       p90_ms: quantile(runsMs, 0.9),
+      ...(profileFolder === null ? {} : {profile: options.profile}),
     }) + '\n');
   } catch (error) {
     fail(`${options.model}: ONNX Runtime failed to run it: ${String(error.message).split('\n')[0]}`);

@@ -92,6 +92,22 @@ class OrtBenchScriptTest(unittest.TestCase):
                 self.assertEqual(result["median_ms"], onnx_runtime_anchor.quantile(result["runs_ms"], 0.5))
 
     @unittest.skipUnless(ort_is_installed(), "onnxruntime-node is not installed (scripts/setup.sh)")
+    def test_the_profile_trace_has_the_models_nodes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            model = os.path.join(folder, "matmul_relu.onnx")
+            save_matmul_model(model)
+            trace = os.path.join(folder, "trace.json")
+            completed = run_ort_bench(model, "--threads", "1", "--runs", "2", "--warmup", "0", "--profile", trace)
+            self.assertEqual(completed.returncode, 0, completed.stderr)
+            self.assertEqual(json.loads(completed.stdout)["profile"], trace)
+            with open(trace) as stream:
+                events = json.load(stream)
+            self.assertEqual(sum(1 for e in events if e.get("name") == "model_run"), 2)
+            kernels = {e["args"]["op_name"] for e in events
+                       if e.get("cat") == "Node" and e["name"].endswith("_kernel_time")}
+            self.assertIn("Relu", kernels)
+
+    @unittest.skipUnless(ort_is_installed(), "onnxruntime-node is not installed (scripts/setup.sh)")
     def test_a_model_onnx_runtime_cannot_load_is_a_one_line_error(self):
         with tempfile.NamedTemporaryFile("w", suffix=".onnx") as model:
             model.write("not a protobuf")

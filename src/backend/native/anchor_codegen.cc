@@ -36,10 +36,12 @@ struct AnchorCall {
   const std::vector<std::string>& inputs;
   const std::string& epilogue;
   const std::string& threads;
+  bool packed_weights;
 };
 
 // out[batch] = a[batch] x b[batch] with numpy batch broadcasting; a and b are already
-// viewed as (batch..., rows, depth) and (batch..., depth, columns) or transposed.
+// viewed as (batch..., rows, depth) and (batch..., depth, columns) or transposed. Constant
+// weights come packed (see packed_weights.h).
 std::string EmitMatmul(const AnchorCall& c, const Shape& a_batch, const Shape& b_batch, const Shape& out_batch,
                        int64_t rows, int64_t depth, int64_t columns, bool transposed) {
   std::vector<int64_t> a_offsets;
@@ -59,6 +61,11 @@ std::string EmitMatmul(const AnchorCall& c, const Shape& a_batch, const Shape& b
     };
     a_offsets.push_back(offset(a_batch) * rows * depth);
     b_offsets.push_back(offset(b_batch) * depth * columns);
+  }
+  if (c.packed_weights) {
+    return "const int64_t a_offsets[] = {" + List(a_offsets) + "}; native::MatmulPackedWeights(" +
+           std::to_string(batches) + ", a_offsets, " + std::to_string(rows) + ", " + std::to_string(columns) + ", " +
+           std::to_string(depth) + ", " + c.inputs[0] + ", " + c.inputs[1] + ", " + c.threads + ", " + c.epilogue + ");";
   }
   return "const int64_t a_offsets[] = {" + List(a_offsets) + "}; const int64_t b_offsets[] = {" + List(b_offsets) +
          "}; native::BatchedMatmul(" + std::to_string(batches) + ", a_offsets, b_offsets, " + std::to_string(rows) +
@@ -389,11 +396,18 @@ bool HasAnchorKernel(const CallNode& call) {
   return true;
 }
 
+int64_t EpilogueRowColumns(const CallNode& call) {
+  const std::string& op = call.op()->name;
+  const bool product = op == "nn.dense" || op == "nn.batch_matmul" || (op == "nn.matmul" && ArgType(call, 1).shape.size() > 1);
+  const Shape& out = ResultType(call).shape;
+  return product && !out.empty() ? out.back() : 0;
+}
+
 AnchorInput AnchorInputKind(const CallNode& call) { return Anchors().at(call.op()->name).input; }
 
 std::string EmitAnchorCall(const CallNode& call, const std::vector<std::string>& inputs, const std::string& epilogue,
-                           const std::string& threads) {
-  return Anchors().at(call.op()->name).emit(AnchorCall{call, inputs, epilogue, threads});
+                           const std::string& threads, bool packed_weights) {
+  return Anchors().at(call.op()->name).emit(AnchorCall{call, inputs, epilogue, threads, packed_weights});
 }
 
 }  // namespace collage::native

@@ -24,9 +24,16 @@ bool HasAnchorKernel(const CallNode& call);
 // How the kernel reads its arguments.
 AnchorInput AnchorInputKind(const CallNode& call);
 
+// The length of the output rows that `call`'s kernel hands its epilogue as a
+// native::RowIndex (the matrix products: whole rows of the row-major result, so a per-column
+// operand's index needs no division), or 0 when the epilogue takes plain linear indices.
+int64_t EpilogueRowColumns(const CallNode& call);
+
 // One C++ statement computing `call`: `inputs[k]` is the pointer or accessor expression of
 // argument k, `epilogue` the functor's expression, `threads` the thread-count expression.
+// With `packed_weights` (a call that TakesPackedWeights, see packed_weights.h), inputs[1]
+// points to the PackWeights form of its constant B operand.
 std::string EmitAnchorCall(const CallNode& call, const std::vector<std::string>& inputs, const std::string& epilogue,
-                           const std::string& threads);
+                           const std::string& threads, bool packed_weights = false);
 
 }  // namespace collage::native

@@ -72,7 +72,9 @@ class Planner {
     if (group == nullptr) throw Error("native: an op call was left outside every FuseOps group");
     const Function function = Downcast<FunctionNode>(call.callee);
     Step step;
+    std::vector<const ConstantNode*> param_constants;
     for (const Expr& arg : call.args) {
+      param_constants.push_back(As<ConstantNode>(arg));
       const std::vector<Slot>& slots = slots_.at(arg.get());
       if (slots.size() != 1) throw Error("native: a group takes a tuple argument");
       step.args.push_back(slots[0]);
@@ -87,7 +89,7 @@ class Planner {
     }
     const size_t index = result_.plan.steps.size();
     if (CanGenerateGroup(function)) {
-      GeneratedKernel kernel = GenerateGroupKernel(function, "@SYMBOL@");
+      GeneratedKernel kernel = GenerateGroupKernel(function, "@SYMBOL@", param_constants);
       for (const Constant& constant : kernel.constants) {
         step.args.push_back(Slot{Slot::Kind::kConstant, result_.plan.constants.size()});
         result_.plan.constants.push_back(constant->data);

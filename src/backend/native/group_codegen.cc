@@ -7,6 +7,7 @@
 #include "backend/native/anchor_codegen.h"
 #include "backend/native/element_codegen.h"
 #include "backend/native/index_expr.h"
+#include "backend/native/packed_weights.h"
 #include "ir/visitor.h"
 #include "ir/op_registry.h"
 #include "support/error.h"
@@ -41,7 +42,8 @@ bool IsSource(const ExprNode* node) { return node->kind() == ExprKind::kVar || n
 
 class GroupGenerator {
  public:
-  GroupGenerator(const Function& group, std::string symbol) : group_(group), symbol_(std::move(symbol)) {
+  GroupGenerator(const Function& group, std::string symbol, const std::map<const ExprNode*, Tensor>& constant_params)
+      : group_(group), symbol_(std::move(symbol)) {
     for (const Expr& expr : PostOrder(group->body, false)) {
       id_[expr.get()] = static_cast<int>(id_.size());
       if (const auto* call = As<CallNode>(expr); call && call->op()) {
@@ -52,6 +54,7 @@ class GroupGenerator {
       }
       if (Constant constant = Downcast<ConstantNode>(expr)) constants_.push_back(std::move(constant));
     }
+    PackAnchorWeights(constant_params);
     outputs_ = Flatten(group->body);
     for (const CallNode* anchor : anchors_) {
       if (AnchorInputKind(*anchor) != AnchorInput::kPointer) continue;
@@ -61,6 +64,40 @@ class GroupGenerator {
       }
     }
     MaterializeSharedValues();
+  }
+
+  // Anchors' constant weights (constants of the group or parameters bound to constants)
+  // packed for the GEMM become constants of their own; a constant of the group that nothing
+  // else reads is no longer passed to the kernel.
+  void PackAnchorWeights(const std::map<const ExprNode*, Tensor>& constant_params) {
+    for (const CallNode* anchor : anchors_) {
+      if (!TakesPackedWeights(*anchor)) continue;
+      const ExprNode* weights = Resolve(anchor->args[1]).node;
+      const Tensor* data = nullptr;
+      if (weights->kind() == ExprKind::kConstant) data = &static_cast<const ConstantNode*>(weights)->data;
+      if (const auto bound = constant_params.find(weights); bound != constant_params.end()) data = &bound->second;
+      if (data == nullptr) continue;
+      Constant packed = MakeConstant(PackWeights(*anchor, *data));
+      packed->set_checked_type(TensorType(DType::kF32, packed->data.shape()));
+      id_[packed.get()] = static_cast<int>(id_.size());
+      packed_weights_[anchor] = ValueRef{packed.get(), 0};
+      constants_.push_back(std::move(packed));
+    }
+    if (packed_weights_.empty()) return;
+    std::set<const ExprNode*> read = {group_->body.get()};
+    for (const Expr& expr : PostOrder(group_->body, false)) {
+      if (const auto* call = As<CallNode>(expr)) {
+        for (size_t arg = 0; arg < call->args.size(); ++arg) {
+          if (arg != 1 || !packed_weights_.count(call)) read.insert(call->args[arg].get());
+        }
+      } else if (const auto* tuple = As<TupleNode>(expr)) {
+        for (const Expr& field : tuple->fields) read.insert(field.get());
+      } else if (const auto* item = As<TupleGetItemNode>(expr)) {
+        read.insert(item->tuple.get());
+      }
+    }
+    for (const auto& [anchor, packed] : packed_weights_) read.insert(packed.node);
+    std::erase_if(constants_, [&](const Constant& constant) { return read.count(constant.get()) == 0; });
   }
 
   GeneratedKernel Generate() {
@@ -161,11 +198,9 @@ class GroupGenerator {
       const std::string body = EmitElementFunction(call, value.field, [&](size_t arg, const std::string& at) {
         return Value(Resolve(call.args[arg]), at, context);
       });
-      // Epilogues get the anchor's plain index; element functions also take ElementLoop's RowIndex.
-      const std::string signature = in_epilogue ? "  NATIVE_INLINE " + Compute(value) + " " + name + "(index_t i, " +
-                                                      ComputeType(FieldType(*anchor, 0).dtype) + " acc)"
-                                                : "  template <typename I> NATIVE_INLINE " + Compute(value) + " " +
-                                                      name + "(I i)";
+      // Indices are index_t or a RowIndex (ElementLoop's, a matrix product's epilogue's).
+      const std::string signature = "  template <typename I> NATIVE_INLINE " + Compute(value) + " " + name + "(I i" +
+                                    (in_epilogue ? ", " + ComputeType(FieldType(*anchor, 0).dtype) + " acc)" : ")");
       functions_ += signature + " const { " + body + " }\n";
     }
     return name + (in_epilogue ? "(" + index + ", acc)" : "(" + index + ")");
@@ -355,18 +390,23 @@ class GroupGenerator {
     // emitted, so the declaration is patched in by Assemble through a placeholder).
     const std::string keep = "@KEEP" + Name(self) + "@";
     std::vector<std::string> inputs;
-    for (const Expr& arg : anchor.args) {
-      const ValueRef value = Resolve(arg);
-      if (AnchorInputKind(anchor) == AnchorInput::kPointer) {
+    for (size_t arg = 0; arg < anchor.args.size(); ++arg) {
+      const ValueRef value = Resolve(anchor.args[arg]);
+      if (const auto packed = packed_weights_.find(&anchor); packed != packed_weights_.end() && arg == 1) {
+        inputs.push_back(Buffer(packed->second));
+      } else if (AnchorInputKind(anchor) == AnchorInput::kPointer) {
         inputs.push_back(Buffer(value));
       } else {
         inputs.push_back("[&](index_t i) { return " + Value(value, "i", nullptr) + "; }");
       }
     }
-    const std::string epilogue = "[&](index_t i, " + Compute(self) + " acc) { " + stores + keep + " }";
+    const int64_t row_columns = EpilogueRowColumns(anchor);
+    const std::string index =
+        row_columns > 0 ? "native::RowIndex<index_t, " + std::to_string(row_columns) + ">" : std::string("index_t");
+    const std::string epilogue = "[&](" + index + " i, " + Compute(self) + " acc) { " + stores + keep + " }";
     anchor_buffers_.push_back(self);
     return declarations + "    @DECL" + Name(self) + "@{\n      auto epilogue = " + epilogue + ";\n      " +
-           EmitAnchorCall(anchor, inputs, "epilogue", "threads") + "\n    }\n";
+           EmitAnchorCall(anchor, inputs, "epilogue", "threads", packed_weights_.count(&anchor) > 0) + "\n    }\n";
   }
 
   // One parallel loop storing every (target, value) of `stores`, all of `count` elements. When
@@ -474,6 +514,7 @@ class GroupGenerator {
   std::map<const ExprNode*, int> id_;
   std::vector<const CallNode*> anchors_;
   std::vector<Constant> constants_;
+  std::map<const CallNode*, ValueRef> packed_weights_;  // an anchor's weights as PackedWeightsOf packs them
   std::vector<ValueRef> outputs_;
   std::vector<ValueRef> topological_values_;  // every value of an op call, producers first
   // Values read from scratch buffers: anchors' pointer inputs and shared values (anchor
@@ -523,9 +564,14 @@ bool CanGenerateGroup(const Function& group) {
   return true;
 }
 
-GeneratedKernel GenerateGroupKernel(const Function& group, const std::string& symbol) {
+GeneratedKernel GenerateGroupKernel(const Function& group, const std::string& symbol,
+                                    const std::vector<const ConstantNode*>& param_constants) {
   if (!CanGenerateGroup(group)) throw Error("native: the group has an op or dtype without a generator");
-  return GroupGenerator(group, symbol).Generate();
+  std::map<const ExprNode*, Tensor> constant_params;
+  for (size_t p = 0; p < param_constants.size() && p < group->params.size(); ++p) {
+    if (param_constants[p] != nullptr) constant_params.emplace(group->params[p].get(), param_constants[p]->data);
+  }
+  return GroupGenerator(group, symbol, constant_params).Generate();
 }
 
 }  // namespace collage::native

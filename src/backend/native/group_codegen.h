@@ -31,6 +31,10 @@ struct GeneratedKernel {
 bool CanGenerateGroup(const Function& group);
 
 // Throws Error when the group cannot be generated (CanGenerateGroup false).
-GeneratedKernel GenerateGroupKernel(const Function& group, const std::string& symbol);
+// `param_constants[p]`, when given and not null, is the constant that parameter p is always
+// bound to (its argument in the fused function): the kernel may read it in a prepared form
+// (packed GEMM weights), passed as one more constant.
+GeneratedKernel GenerateGroupKernel(const Function& group, const std::string& symbol,
+                                    const std::vector<const ConstantNode*>& param_constants = {});
 
 }  // namespace collage::native

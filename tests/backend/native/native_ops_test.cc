@@ -99,6 +99,14 @@ const std::vector<OpCase>& Cases() {
       {"dense_depth_one", "%x: Tensor[(7, 1), f32], %w: Tensor[(16, 1), f32]", "nn.dense(%x, %w)"},
       {"dense_one_column", "%x: Tensor[(11, 45), f32], %w: Tensor[(1, 45), f32]", "nn.dense(%x, %w)"},
       {"dense_few_rows_deep", "%x: Tensor[(5, 600), f32], %w: Tensor[(40, 600), f32]", "nn.dense(%x, %w)"},
+      // Epilogues of matrix products get row and column: per-row, per-column and full operands.
+      {"dense_epilogue_row_column_operands",
+       "%x: Tensor[(13, 40), f32], %w: Tensor[(17, 40), f32], %r: Tensor[(13, 1), f32], %c: Tensor[(17), f32], "
+       "%y: Tensor[(13, 17), f32]",
+       "add(multiply(nn.dense(%x, %w), %r), add(%c, %y))"},
+      {"batch_matmul_epilogue_per_batch_and_column",
+       "%a: Tensor[(3, 7, 9), f32], %b: Tensor[(3, 9, 20), f32], %s: Tensor[(3, 1, 1), f32], %c: Tensor[(20), f32]",
+       "add(multiply(nn.batch_matmul(%a, %b), %s), %c)"},
       {"matmul_ragged", "%x: Tensor[(19, 513), f32], %w: Tensor[(513, 31), f32]", "nn.matmul(%x, %w)"},
       {"matmul_one_row", "%x: Tensor[(1, 70), f32], %w: Tensor[(70, 9), f32]", "nn.matmul(%x, %w)"},
       {"matmul_one_column_depth_one", "%x: Tensor[(2, 8, 1), f32], %w: Tensor[(1, 1), f32]", "nn.matmul(%x, %w)"},

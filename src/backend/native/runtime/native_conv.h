@@ -26,10 +26,11 @@ struct ConvShape {
 // one input row: per packed row, a run is a copy between zeros (a strided copy with a bounds
 // test where the stride is not 1), not a division.
 struct WindowPacker {
+  static constexpr bool kBlocksFollowInMemory = false;
   const ConvShape& s;
   const float* image;  // the first input channel of the group
 
-  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
+  const float* operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
     int64_t run_first[kNR];  // the run's first column in the panel
     int64_t run_length[kNR];
     int64_t run_y[kNR];  // oy * stride - pad: the input row before adding ky * dilation
@@ -83,6 +84,7 @@ struct WindowPacker {
       }
       for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
     }
+    return packed;
   }
 };
 

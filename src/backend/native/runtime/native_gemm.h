@@ -3,8 +3,9 @@
 // dense weights, row-major matrices and convolution windows (im2col on the fly) share one
 // micro-kernel.
 //
-// B is packed per thread into panels of kNR columns and kKC rows (zero-padded), the
-// micro-kernel accumulates a kMR x kNR tile in vector registers over a K block, the tile
+// B is packed per thread into panels of kNR columns and kKC rows (zero-padded), or comes
+// packed already (constant weights, packed once when the kernel is compiled: PackedPanels);
+// the micro-kernel accumulates a kMR x kNR tile in vector registers over a K block, the tile
 // accumulates across K blocks in a per-panel C buffer, and the epilogue `epilogue(m, n, v)`
 // sees every finished element once. Threads split the column panels.
 #pragma once
@@ -85,11 +86,20 @@ inline void MicroKernelRows(int rows, int64_t kc, const MatrixA& a, const float*
   }
 }
 
-// Packs B[k0 + k, n0 + j] for k < kc, j < nr from a row-major K x N matrix.
+// A packer's call (k0, kc, n0, nr, packed) returns the panel block B[k0 + k, n0 + j] for
+// k < kc, j < kNR (zero past nr columns) at [k * kNR + j]: written into `packed` (kKC * kNR
+// floats), or found in memory that holds it packed already.
+
+// Packers also say whether consecutive blocks (the next K block of a panel, or the next
+// panel's first) follow one another in memory (kBlocksFollowInMemory), so that the GEMM may
+// prefetch the next one.
+
+// Packs from a row-major K x N matrix.
 struct RowMajorPacker {
+  static constexpr bool kBlocksFollowInMemory = false;
   const float* b;
   int64_t ldb;
-  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
+  const float* operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
     for (int64_t k = 0; k < kc; ++k) {
       const float* row = b + (k0 + k) * ldb + n0;
       float* out = packed + k * kNR;
@@ -101,15 +111,17 @@ struct RowMajorPacker {
       for (int64_t j = 0; j < nr; ++j) out[j] = row[j];
       for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
     }
+    return packed;
   }
 };
 
 // Packs from a transposed (N x K row-major) matrix, e.g. dense weights: 8 x 8 blocks
 // transposed in registers.
 struct TransposedPacker {
+  static constexpr bool kBlocksFollowInMemory = false;
   const float* b;
   int64_t ldb;
-  void operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
+  const float* operator()(int64_t k0, int64_t kc, int64_t n0, int64_t nr, float* packed) const {
     const int64_t whole = kc / 8 * 8;
     for (int64_t j0 = 0; j0 < kNR; j0 += 8) {
       for (int64_t k = 0; k < whole; k += 8) {
@@ -124,13 +136,46 @@ struct TransposedPacker {
     for (int64_t k = whole; k < kc; ++k) {
       for (int64_t j = 0; j < kNR; ++j) packed[k * kNR + j] = j < nr ? b[(n0 + j) * ldb + k0 + k] : 0.0f;
     }
+    return packed;
+  }
+};
+
+// The floats that PackAllPanels writes for a K x N matrix.
+NATIVE_INLINE int64_t PackedPanelsSize(int64_t k_count, int64_t n_count) {
+  return (n_count + kNR - 1) / kNR * k_count * kNR;
+}
+
+// Every column panel of a K x N matrix through `pack`, panel after panel: panel p's rows
+// [0, K) at out[(p * K + k) * kNR + j]. Runs where the weights are prepared (the host).
+template <typename Packer>
+void PackAllPanels(const Packer& pack, int64_t k_count, int64_t n_count, float* out) {
+  for (int64_t n0 = 0; n0 < n_count; n0 += kNR) {
+    float* panel = out + n0 * k_count;
+    const int64_t nr = n_count - n0 < kNR ? n_count - n0 : kNR;
+    for (int64_t k0 = 0; k0 < k_count; k0 += kKC) {
+      const int64_t kc = k_count - k0 < kKC ? k_count - k0 : kKC;
+      const float* block = pack(k0, kc, n0, nr, panel + k0 * kNR);
+      if (block != panel + k0 * kNR) std::memcpy(panel + k0 * kNR, block, static_cast<size_t>(kc * kNR) * sizeof(float));
+    }
+  }
+}
+
+// B packed ahead by PackAllPanels: its blocks are read in place.
+struct PackedPanels {
+  static constexpr bool kBlocksFollowInMemory = true;
+  const float* panels;
+  int64_t k_count;
+  const float* operator()(int64_t k0, int64_t, int64_t n0, int64_t, float*) const {
+    return panels + (n0 * k_count + k0 * kNR);
   }
 };
 
 // The GEMM's epilogue for a row-major output: element (m, n) goes to epilogue(offset + m *
 // row_stride + n, value). Its rows are counted in the epilogue's own index type, so that
 // their stores are seen as contiguous and vectorize (an index computed in int64_t and
-// narrowed per element is a scatter to the compiler).
+// narrowed per element is a scatter to the compiler). An epilogue that takes a
+// RowIndex<I, Columns> (whole output rows, row_stride == Columns, offset a multiple of it)
+// gets the row and the column, so that a per-column operand is read at the column itself.
 template <typename Epilogue>
 struct LinearStore {
   using Index = EpilogueIndex<Epilogue>;
@@ -138,13 +183,26 @@ struct LinearStore {
   int64_t offset;
   int64_t row_stride;
 
-  NATIVE_INLINE void operator()(int64_t m, int64_t n, float value) const {
-    epilogue(static_cast<Index>(offset + m * row_stride + n), value);
+  NATIVE_INLINE Index At(int64_t m, int64_t n) const {
+    if constexpr (kIsRowIndex<Index>) {
+      using I = decltype(Index::row);
+      return Index{static_cast<I>(offset / row_stride + m), static_cast<I>(n)};
+    } else {
+      return static_cast<Index>(offset + m * row_stride + n);
+    }
   }
+  NATIVE_INLINE void operator()(int64_t m, int64_t n, float value) const { epilogue(At(m, n), value); }
   template <typename Count>
   NATIVE_INLINE void Row(int64_t m, int64_t n0, Count count, const float* values) const {
-    const Index first = static_cast<Index>(offset + m * row_stride + n0);
-    for (Index j = 0; j < static_cast<Index>(count); ++j) epilogue(first + j, values[j]);
+    if constexpr (kIsRowIndex<Index>) {
+      using I = decltype(Index::row);
+      const I row = static_cast<I>(offset / row_stride + m);
+      const I first = static_cast<I>(n0);
+      for (I j = 0; j < static_cast<I>(count); ++j) epilogue(Index{row, static_cast<I>(first + j)}, values[j]);
+    } else {
+      const Index first = static_cast<Index>(offset + m * row_stride + n0);
+      for (Index j = 0; j < static_cast<Index>(count); ++j) epilogue(first + j, values[j]);
+    }
   }
 };
 
@@ -156,6 +214,18 @@ NATIVE_INLINE void StoreRow(const Epilogue& epilogue, int64_t m, int64_t n0, Cou
   } else {
     for (int64_t j = 0; j < count; ++j) epilogue(m, n0 + j, values[j]);
   }
+}
+
+// Share `part` of `parts` of the cache lines of floats [next, next + count): the GEMM
+// prefetches the next B block, where it follows the current one in memory, spread over the
+// micro-kernel calls of the current block, so that weights streamed from memory arrive
+// before they are needed.
+NATIVE_INLINE void PrefetchShare(const float* next, int64_t count, int64_t part, int64_t parts) {
+  constexpr int64_t kLineFloats = 16;
+  const int64_t lines = (count + kLineFloats - 1) / kLineFloats;
+  const int64_t per_part = (lines + parts - 1) / parts;
+  const int64_t end = (part + 1) * per_part < lines ? (part + 1) * per_part : lines;
+  for (int64_t line = part * per_part; line < end; ++line) __builtin_prefetch(next + line * kLineFloats, 0, 3);
 }
 
 // The GEMM over column panels [panel_begin, panel_end) (one thread's share).
@@ -172,10 +242,12 @@ void GemmPanels(int64_t m_count, int64_t n_count, int64_t k_count, const MatrixA
     }
     for (int64_t k0 = 0; k0 < k_count; k0 += kKC) {
       const int64_t kc = k_count - k0 < kKC ? k_count - k0 : kKC;
-      pack(k0, kc, n0, nr, packed.data());
+      const float* block = pack(k0, kc, n0, nr, packed.data());
+      const int64_t tiles = (m_count + kMR - 1) / kMR;
       for (int64_t m0 = 0; m0 < m_count; m0 += kMR) {
+        if constexpr (Packer::kBlocksFollowInMemory) PrefetchShare(block + kc * kNR, kc * kNR, m0 / kMR, tiles);
         const int rows = static_cast<int>(m_count - m0 < kMR ? m_count - m0 : kMR);
-        MicroKernelRows(rows, kc, a.At(m0, k0), packed.data(), tile.data() + m0 * kNR, k0 > 0);
+        MicroKernelRows(rows, kc, a.At(m0, k0), block, tile.data() + m0 * kNR, k0 > 0);
       }
     }
     for (int64_t m = 0; m < m_count; ++m) {
@@ -248,40 +320,56 @@ void GemvTransposed(int64_t m_count, int64_t n_count, int64_t k_count, const flo
   });
 }
 
-// out[batch] = a[batch] * b[batch] for row-major a (M x K) and b (K x N, or N x K when
-// b_transposed), with per-batch element offsets; epilogue(linear output index, value). The
-// GEMM case runs every (batch, column panel) pair in one parallel loop, so that many small
-// matrices (attention heads) share one fork/join instead of one each.
-template <typename Epilogue>
-NATIVE_INLINE void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
-                   int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
-                   const Epilogue& epilogue) {
-  const auto batch_store = [&](int64_t batch) {
-    return LinearStore<Epilogue>{epilogue, batch * m_count * n_count, n_count};
-  };
-  if (b_transposed && m_count < kMR) {
-    for (int64_t batch = 0; batch < batches; ++batch) {
-      GemvTransposed(m_count, n_count, k_count, a + a_offsets[batch], b + b_offsets[batch], threads, batch_store(batch));
-    }
-    return;
-  }
+// The products of batches of row-major a (M x K, at a + a_offsets[batch]) and B from
+// packer_of(batch), with every (batch, column panel) pair in one parallel loop, so that many
+// small matrices (attention heads) share one fork/join instead of one each; epilogue(linear
+// output index, value).
+template <typename PackerOf, typename Epilogue>
+NATIVE_INLINE void BatchedPanels(int64_t batches, const int64_t* a_offsets, int64_t m_count, int64_t n_count,
+                                 int64_t k_count, const float* a, const PackerOf& packer_of, const Threads& threads,
+                                 const Epilogue& epilogue) {
   const int64_t panels = (n_count + kNR - 1) / kNR;
   ParallelFor(batches * panels, threads, 1, [&](int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end;) {
       const int64_t batch = item / panels;
       const int64_t panel_end = (batch + 1) * panels < end ? panels : end - batch * panels;
-      const MatrixA a_matrix = RowMajorA(a + a_offsets[batch], k_count);
-      const float* b_matrix = b + b_offsets[batch];
-      if (b_transposed) {
-        GemmPanels(m_count, n_count, k_count, a_matrix, TransposedPacker{b_matrix, k_count}, item - batch * panels,
-                   panel_end, batch_store(batch));
-      } else {
-        GemmPanels(m_count, n_count, k_count, a_matrix, RowMajorPacker{b_matrix, n_count}, item - batch * panels,
-                   panel_end, batch_store(batch));
-      }
+      GemmPanels(m_count, n_count, k_count, RowMajorA(a + a_offsets[batch], k_count), packer_of(batch),
+                 item - batch * panels, panel_end, LinearStore<Epilogue>{epilogue, batch * m_count * n_count, n_count});
       item = batch * panels + panel_end;
     }
   });
+}
+
+// out[batch] = a[batch] * b[batch] for row-major a (M x K) and b (K x N, or N x K when
+// b_transposed), with per-batch element offsets; epilogue(linear output index, value).
+template <typename Epilogue>
+NATIVE_INLINE void BatchedMatmul(int64_t batches, const int64_t* a_offsets, const int64_t* b_offsets, int64_t m_count,
+                   int64_t n_count, int64_t k_count, bool b_transposed, const float* a, const float* b, const Threads& threads,
+                   const Epilogue& epilogue) {
+  if (b_transposed && m_count < kMR) {
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      GemvTransposed(m_count, n_count, k_count, a + a_offsets[batch], b + b_offsets[batch], threads,
+                     LinearStore<Epilogue>{epilogue, batch * m_count * n_count, n_count});
+    }
+    return;
+  }
+  if (b_transposed) {
+    BatchedPanels(batches, a_offsets, m_count, n_count, k_count, a,
+                  [&](int64_t batch) { return TransposedPacker{b + b_offsets[batch], k_count}; }, threads, epilogue);
+  } else {
+    BatchedPanels(batches, a_offsets, m_count, n_count, k_count, a,
+                  [&](int64_t batch) { return RowMajorPacker{b + b_offsets[batch], n_count}; }, threads, epilogue);
+  }
+}
+
+// out[batch] = a[batch] * B for row-major a (M x K) and one constant B (K x N) that
+// PackAllPanels packed when the kernel was compiled.
+template <typename Epilogue>
+NATIVE_INLINE void MatmulPackedWeights(int64_t batches, const int64_t* a_offsets, int64_t m_count, int64_t n_count,
+                                       int64_t k_count, const float* a, const float* packed, const Threads& threads,
+                                       const Epilogue& epilogue) {
+  BatchedPanels(batches, a_offsets, m_count, n_count, k_count, a,
+                [&](int64_t) { return PackedPanels{packed, k_count}; }, threads, epilogue);
 }
 
 }  // namespace native

@@ -107,10 +107,16 @@ NATIVE_INLINE I operator/(RowIndex<I, Columns> i, I divisor) {
 
 template <typename I, int64_t Columns>
 NATIVE_INLINE I operator%(RowIndex<I, Columns> i, I modulus) {
+  if (modulus == Columns) return i.col;
   if (Columns % modulus == 0) return i.col % modulus;
   if (modulus % Columns == 0) return i.row % static_cast<I>(modulus / Columns) * I{Columns} + i.col;
   return static_cast<I>(i) % modulus;
 }
+
+template <typename T>
+inline constexpr bool kIsRowIndex = false;
+template <typename I, int64_t Columns>
+inline constexpr bool kIsRowIndex<RowIndex<I, Columns>> = true;
 
 // The fewest elements of light work (a load, a few flops, a store) worth a chunk of their own
 // in a parallel loop. Starting a parallel loop and joining it takes 6-7 us on the 2-core
