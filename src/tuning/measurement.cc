@@ -58,13 +58,17 @@ Measurement MeasureRepeatedly(const std::function<void()>& run, const Measuremen
   // ends the warm-up, and a few timed runs of it are enough: its time is long enough to average
   // out the machine's short hiccups, and spending seconds on it would dominate a tuning.
   constexpr int kMinRunsWhenLong = 2;
-  int min_runs = options.min_runs;
-  for (int i = 0; i < options.warmup_runs; ++i) {
+  // Seconds of one run after its cool-down.
+  const auto cool_down_and_time = [&] {
     CoolDown(options);
     const auto start = std::chrono::steady_clock::now();
     run();
-    if (options.budget_seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.budget_seconds) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  int min_runs = options.min_runs;
+  for (int i = 0; i < options.warmup_runs; ++i) {
+    const double seconds = cool_down_and_time();
+    if (options.budget_seconds > 0 && seconds > options.budget_seconds) {
       min_runs = std::min(min_runs, kMinRunsWhenLong);
       break;
     }
@@ -77,10 +81,7 @@ Measurement MeasureRepeatedly(const std::function<void()>& run, const Measuremen
   };
   while (static_cast<int>(samples.size()) < options.max_runs &&
          (static_cast<int>(samples.size()) < min_runs || (total < options.budget_seconds && !precise_enough()))) {
-    CoolDown(options);
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = cool_down_and_time();
     samples.push_back(seconds);
     total += seconds;
   }

@@ -85,8 +85,8 @@ void WriteRequest(int socket, const MeasurementRequest& request) {
   header << "measure " << request.backend << ' ' << request.threads << ' ' << request.seed << ' '
          << options.warmup_runs << ' ' << options.min_runs << ' ' << options.max_runs << ' '
          << options.budget_seconds << ' ' << options.target_relative_error << ' ' << options.percentile << ' '
-         << options.cool_down_bytes << ' '
-         << options.cool_down_seconds << ' ' << text.size() << ' ' << meta.size() << '\n';
+         << options.cool_down_bytes << ' ' << options.cool_down_seconds << ' ' << text.size() << ' ' << meta.size()
+         << '\n';
   SendAll(socket, header.str());
   SendAll(socket, text);
   for (const Tensor& tensor : meta) {
@@ -107,8 +107,7 @@ std::optional<MeasurementRequest> ReadRequest(int socket) {
   size_t text_bytes = 0, meta_count = 0;
   header >> word >> request.backend >> request.threads >> request.seed >> options.warmup_runs >> options.min_runs >>
       options.max_runs >> options.budget_seconds >> options.target_relative_error >> options.percentile >>
-      options.cool_down_bytes >>
-      options.cool_down_seconds >> text_bytes >> meta_count;
+      options.cool_down_bytes >> options.cool_down_seconds >> text_bytes >> meta_count;
   if (!header || word != "measure") throw Error("measurement: malformed request header '" + *line + "'");
   std::string text(text_bytes, '\0');
   if (!ReceiveExactly(socket, text.data(), text.size())) throw Error("measurement: the request has no function");
