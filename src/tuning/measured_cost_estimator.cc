@@ -12,6 +12,7 @@
 #include "ir/structural_equal.h"
 #include "runtime/device_fingerprint.h"
 #include "support/progress_bar.h"
+#include "tuning/alternative_candidates.h"
 
 namespace collage {
 namespace {
@@ -63,6 +64,7 @@ std::string TuningStats::ToString() const {
   if (retimed > 0) text << "; " << retimed << " timed again after the machine was busy";
   if (busy > 0) text << "; " << busy << " still timed on a busy machine (measured again when it is calmer)";
   if (from_busier > 0) text << "; " << from_busier << " stored costs timed on a busier machine measured again";
+  if (dominated > 0) text << "; " << dominated << " timed once, dominated by a far faster alternative";
   return text.str();
 }
 
@@ -115,6 +117,7 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
 
 MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job) {
   MeasurementRequest request{job.backend->name(), job.function, options_.threads, options_.seed, options_.measurement};
+  request.options.dominated_above_seconds = job.dominated_above_seconds;
   const size_t starts_before = worker_.starts();
   const double before = speed_.Probe();
   Timing timing;
@@ -203,15 +206,31 @@ void MeasuredCostEstimator::CompileCodeGeneratorsInBatches(std::vector<Job>& pen
 void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<Job> pending;
+  AlternativeCandidates alternatives;
+  std::map<std::pair<std::string, std::string>, size_t> job_of_function;  // (hash, backend) -> pending index
+  std::map<std::string, double> stated_speed;
   for (const CandidatePartition& candidate : candidates) {
     const Function function = TimedFunction(graph, candidate);
     if (function == nullptr) continue;
     ++stats_.candidates;
-    if (memo_.Find(function, candidate.backend())) continue;
-    // A placeholder, so that the same function is queued once; replaced below.
-    memo_.Insert(function, candidate.backend(), Cost::Unknown());
+    const IndexSet& operators = candidate.sub_graph().inside();
+    const auto [queued, added] = job_of_function.emplace(std::pair(HexHash(function), candidate.backend()), pending.size());
+    if (!added) {
+      alternatives.AddJob(operators, queued->second, stated_speed.at(candidate.backend()));
+      continue;
+    }
+    if (const std::optional<Cost> known = memo_.Find(function, candidate.backend())) {
+      job_of_function.erase(queued);
+      alternatives.AddKnownCost(operators, *known);
+      continue;
+    }
     ++stats_.distinct;
     pending.push_back(MakeJob(candidate, function));
+    if (!stated_speed.count(candidate.backend())) {
+      const BackendPerformance performance = pending.back().backend->Performance();
+      stated_speed[candidate.backend()] = performance.peak_flops * performance.default_efficiency;
+    }
+    alternatives.AddJob(operators, queued->second, stated_speed.at(candidate.backend()));
   }
   std::vector<bool> done(pending.size(), false);
   std::vector<Cost> costs(pending.size(), Cost::Unknown());
@@ -227,8 +246,9 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
   for (bool is_done : done) to_measure += is_done ? 0 : 1;
   ProgressBar progress("measuring", to_measure, std::cerr, Display());
   std::vector<Timing> timings(pending.size());
-  for (size_t j = 0; j < pending.size(); ++j) {
+  for (size_t j : alternatives.TimingOrder(pending.size())) {
     if (done[j]) continue;
+    pending[j].dominated_above_seconds = alternatives.DominanceThreshold(j, costs);
     timings[j] = Time(pending[j]);
     ++stats_.measured;
     costs[j] = Record(pending[j], timings[j]);
@@ -254,6 +274,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
     costs[j] = Record(pending[j], timings[j]);
     if (TakenWhileBusy(timings[j])) ++stats_.busy;
   }
+  for (const Timing& timing : timings) stats_.dominated += timing.reply.measurement.dominated ? 1 : 0;
   for (size_t j = 0; j < pending.size(); ++j) memo_.Insert(pending[j].function, pending[j].key.backend, costs[j]);
   stats_.seconds += SecondsSince(start);
 }

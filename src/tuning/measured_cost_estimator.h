@@ -7,7 +7,9 @@
 // and CostVersion, device fingerprint, thread count), so that a second tuning of the same model
 // measures nothing. Prepare measures every candidate of a search eagerly: code generators
 // compile all their candidates first in batches, then candidates are timed one at a time so
-// that timings do not disturb each other. A candidate that fails to compile or run, crashes
+// that timings do not disturb each other, each group of alternatives over the same operators
+// fastest-looking first, so that a far slower alternative is timed once only
+// (alternative_candidates.h). A candidate that fails to compile or run, crashes
 // the worker or times out is Invalid, with the reason kept in invalid(); tuning carries on. A
 // failure for a passing reason (a time-out, the worker killed from outside) is stored as
 // transient: the next tuning measures that candidate again instead of recalling it. A timing
@@ -73,6 +75,7 @@ struct TuningStats {
   size_t retimed = 0;        // timed again because the machine was busy during their first timing
   size_t busy = 0;           // used although timed on a busy machine: it did not calm down in time
   size_t from_busier = 0;    // found in the database but timed on a busier machine: measured again
+  size_t dominated = 0;      // of the measured ones, stopped after one run: an alternative was far faster
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it
   // "812 candidates, 430 distinct: 400 from the database, 30 measured (3 invalid) in 12.3 s"
@@ -102,6 +105,8 @@ class MeasuredCostEstimator final : public CostEstimator {
     BackendPtr backend;
     CostKey key;
     std::string description;
+    // The request's MeasurementOptions::dominated_above_seconds (alternative_candidates.h).
+    double dominated_above_seconds = 0;
   };
 
   // A measurement and the faster of the speed probes around it (0 without probes): both are slow

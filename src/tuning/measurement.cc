@@ -65,9 +65,13 @@ Measurement MeasureRepeatedly(const std::function<void()>& run, const Measuremen
     run();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  Check(options.dominated_above_seconds >= 0, "measurement: the dominance threshold must not be negative");
   int min_runs = options.min_runs;
   for (int i = 0; i < options.warmup_runs; ++i) {
     const double seconds = cool_down_and_time();
+    if (options.dominated_above_seconds > 0 && seconds > options.dominated_above_seconds) {
+      return Measurement{seconds, seconds, seconds, seconds, 1, true};
+    }
     if (options.budget_seconds > 0 && seconds > options.budget_seconds) {
       min_runs = std::min(min_runs, kMinRunsWhenLong);
       break;

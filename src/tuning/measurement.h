@@ -22,6 +22,11 @@ struct MeasurementOptions {
   // standard error (RelativeStandardErrorOfMedian); 0: they run to the budget. Steady timings
   // then stop after a few runs; noisy ones still use the budget.
   double target_relative_error = 0;
+  // A warm-up run slower than this ends the measurement (0: no limit): that one run is the
+  // result, marked dominated. The tuner sets it when another candidate over the same operators
+  // is known to be several times faster, so that no precision is paid for on a candidate the
+  // search will not choose.
+  double dominated_above_seconds = 0;
   // The quantile of the run times reported as `seconds` (0.5: the median).
   double percentile = 0.5;
   // Cool-down before each run (warm-up and timed), so that a partition is timed as it runs
@@ -41,6 +46,7 @@ struct Measurement {
   double p10_seconds = 0;
   double p90_seconds = 0;
   int runs = 0;
+  bool dominated = false;  // stopped after one warm-up run slower than dominated_above_seconds
 };
 
 // Sets the cool-down that makes a partition's isolated timing resemble its time inside a

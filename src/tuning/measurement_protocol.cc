@@ -84,7 +84,8 @@ void WriteRequest(int socket, const MeasurementRequest& request) {
   const MeasurementOptions& options = request.options;
   header << "measure " << request.backend << ' ' << request.threads << ' ' << request.seed << ' '
          << options.warmup_runs << ' ' << options.min_runs << ' ' << options.max_runs << ' '
-         << options.budget_seconds << ' ' << options.target_relative_error << ' ' << options.percentile << ' '
+         << options.budget_seconds << ' ' << options.target_relative_error << ' ' << options.dominated_above_seconds << ' '
+         << options.percentile << ' '
          << options.cool_down_bytes << ' ' << options.cool_down_seconds << ' ' << text.size() << ' ' << meta.size()
          << '\n';
   SendAll(socket, header.str());
@@ -106,7 +107,8 @@ std::optional<MeasurementRequest> ReadRequest(int socket) {
   MeasurementOptions& options = request.options;
   size_t text_bytes = 0, meta_count = 0;
   header >> word >> request.backend >> request.threads >> request.seed >> options.warmup_runs >> options.min_runs >>
-      options.max_runs >> options.budget_seconds >> options.target_relative_error >> options.percentile >>
+      options.max_runs >> options.budget_seconds >> options.target_relative_error >> options.dominated_above_seconds >>
+      options.percentile >>
       options.cool_down_bytes >> options.cool_down_seconds >> text_bytes >> meta_count;
   if (!header || word != "measure") throw Error("measurement: malformed request header '" + *line + "'");
   std::string text(text_bytes, '\0');
@@ -130,7 +132,7 @@ void WriteReply(int socket, const MeasurementReply& reply) {
   if (reply.valid) {
     const Measurement& m = reply.measurement;
     line << "ok " << m.seconds << ' ' << m.median_seconds << ' ' << m.p10_seconds << ' ' << m.p90_seconds << ' '
-         << m.runs << '\n';
+         << m.runs << ' ' << (m.dominated ? 1 : 0) << '\n';
   } else {
     line << "invalid " << OneLine(reply.reason) << '\n';
   }
@@ -148,7 +150,9 @@ MeasurementReply ReadReply(int socket) {
   std::istringstream fields(*line);
   std::string word;
   Measurement& m = reply.measurement;
-  fields >> word >> m.seconds >> m.median_seconds >> m.p10_seconds >> m.p90_seconds >> m.runs;
+  int dominated = 0;
+  fields >> word >> m.seconds >> m.median_seconds >> m.p10_seconds >> m.p90_seconds >> m.runs >> dominated;
+  m.dominated = dominated != 0;
   if (!fields || word != "ok") throw Error("measurement: malformed reply '" + *line + "'");
   reply.valid = true;
   return reply;

@@ -23,6 +23,7 @@ class FaultyExecutable final : public Executable {
     }
     if (fault_ == Fault::kCrashes) std::abort();
     if (fault_ == Fault::kKilled) kill(getpid(), SIGKILL);
+    if (fault_ == Fault::kSlow) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     inner_->Run(inputs, outputs);
   }
 
@@ -43,6 +44,12 @@ SupportDeclaration FaultyBackend::Support() const {
   return declaration;
 }
 
+BackendPerformance FaultyBackend::Performance() const {
+  BackendPerformance performance;
+  if (fault_ == Fault::kSlow) performance.peak_flops /= 1e4;
+  return performance;
+}
+
 std::unique_ptr<Executable> FaultyBackend::Compile(const Function& function, const CompileOptions& options) const {
   if (fault_ == Fault::kCompileFails) throw Error(name_ + " compiles nothing (a test backend)");
   return std::make_unique<FaultyExecutable>(ReferenceBackend().Compile(function, options), fault_);
@@ -54,6 +61,7 @@ void RegisterFaultyBackends(BackendRegistry& registry, const std::set<std::strin
   registry.Register(std::make_shared<FaultyBackend>("hanging", ops, Fault::kHangs));
   registry.Register(std::make_shared<FaultyBackend>("crashing", ops, Fault::kCrashes));
   registry.Register(std::make_shared<FaultyBackend>("killed", ops, Fault::kKilled));
+  registry.Register(std::make_shared<FaultyBackend>("slow", ops, Fault::kSlow));
 }
 
 }  // namespace collage::testing

@@ -171,6 +171,23 @@ TEST_F(MeasuredCostEstimatorTest, IdenticalCandidatesAreMeasuredOnce) {
   EXPECT_EQ(estimator.stats().measured, estimator.stats().distinct);
 }
 
+// "slow" runs the same operators as "good", 20 ms slower per run: once a "good" candidate is
+// timed (first, for its higher stated speed, although "slow" comes first in the specs), the
+// "slow" one over the same operators is dominated and timed once. Without the alternative,
+// "slow" candidates are timed as usual.
+TEST_F(MeasuredCostEstimatorTest, AFarSlowerAlternativeIsTimedOnce) {
+  MeasuredCostEstimator tuner(registry_, Options(), nullptr);
+  Partition(collage_testing::MakeDiamond(), Specs({"slow", "good"}), tuner);
+  ASSERT_GT(tuner.stats().distinct, 0u);
+  EXPECT_EQ(tuner.stats().dominated * 2, tuner.stats().distinct);
+  EXPECT_NE(tuner.stats().ToString().find("timed once, dominated by a far faster alternative"), std::string::npos);
+
+  MeasuredCostEstimator alone(registry_, Options(), nullptr);
+  Partition(collage_testing::MakeDiamond(), Specs({"slow"}), alone);
+  EXPECT_GT(alone.stats().measured, 0u);
+  EXPECT_EQ(alone.stats().dominated, 0u);
+}
+
 // A burst during the second timing (its probes ten times the others; the first three probes
 // are the tuning's baseline, the next two surround the first timing): that candidate is timed again
 // once the machine is calm, and everything ends up stored.

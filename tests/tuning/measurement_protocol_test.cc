@@ -38,6 +38,7 @@ TEST(MeasurementProtocolTest, RequestRoundTripKeepsTheFunctionAndEveryOption) {
   request.options.max_runs = 60;
   request.options.budget_seconds = 0.125;
   request.options.target_relative_error = 0.015;
+  request.options.dominated_above_seconds = 0.04;
   request.options.percentile = 0.75;
   request.options.cool_down_bytes = 3 << 20;
   request.options.cool_down_seconds = 0.0002;
@@ -55,6 +56,7 @@ TEST(MeasurementProtocolTest, RequestRoundTripKeepsTheFunctionAndEveryOption) {
   EXPECT_EQ(options.max_runs, 60);
   EXPECT_DOUBLE_EQ(options.budget_seconds, 0.125);
   EXPECT_DOUBLE_EQ(options.target_relative_error, 0.015);
+  EXPECT_DOUBLE_EQ(options.dominated_above_seconds, 0.04);
   EXPECT_DOUBLE_EQ(options.percentile, 0.75);
   EXPECT_EQ(options.cool_down_bytes, size_t{3} << 20);
   EXPECT_DOUBLE_EQ(options.cool_down_seconds, 0.0002);
@@ -72,6 +74,11 @@ TEST(MeasurementProtocolTest, ReplyRoundTrip) {
   EXPECT_DOUBLE_EQ(received.measurement.seconds, 2e-3);
   EXPECT_DOUBLE_EQ(received.measurement.p90_seconds, 3e-3);
   EXPECT_EQ(received.measurement.runs, 17);
+  EXPECT_FALSE(received.measurement.dominated);
+
+  reply.measurement = Measurement{0.5, 0.5, 0.5, 0.5, 1, true};
+  WriteReply(sockets.writer(), reply);
+  EXPECT_TRUE(ReadReply(sockets.reader()).measurement.dominated);
 
   MeasurementReply failed;
   failed.reason = "does not compile";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <thread>
 
 #include "backend/backend.h"
@@ -45,6 +46,14 @@ TEST(MeasurementTest, TimeBudgetStopsSlowRuns) {
   EXPECT_GE(measurement.median_seconds, 0.009);
 }
 
+// A run of 30 ms that counts its calls in `calls`.
+std::function<void()> CountedRunOf30Ms(int& calls) {
+  return [&calls] {
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  };
+}
+
 // A run longer than the whole budget ends the warm-up after one run, and two timed runs follow.
 TEST(MeasurementTest, ARunLongerThanTheBudgetIsTimedTwice) {
   int calls = 0;
@@ -52,16 +61,38 @@ TEST(MeasurementTest, ARunLongerThanTheBudgetIsTimedTwice) {
   options.warmup_runs = 2;
   options.min_runs = 5;
   options.budget_seconds = 0.02;
-  const auto run_30_ms = [&] {
-    ++calls;
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  };
+  const std::function<void()> run_30_ms = CountedRunOf30Ms(calls);
   const Measurement measurement = MeasureRepeatedly(run_30_ms, options);
   EXPECT_EQ(calls, 3);
   EXPECT_EQ(measurement.runs, 2);
   options.budget_seconds = 0.2;  // the same runs within the budget: the whole warm-up and min_runs
   calls = 0;
   EXPECT_GE(MeasureRepeatedly(run_30_ms, options).runs, 5);
+  EXPECT_GE(calls, 7);
+}
+
+// A warm-up run above the dominance threshold is the whole measurement; below it, the threshold
+// changes nothing.
+TEST(MeasurementTest, AWarmUpRunAboveTheDominanceThresholdEndsTheMeasurement) {
+  int calls = 0;
+  MeasurementOptions options;
+  options.warmup_runs = 2;
+  options.min_runs = 5;
+  options.budget_seconds = 1;
+  options.dominated_above_seconds = 0.01;
+  const std::function<void()> run_30_ms = CountedRunOf30Ms(calls);
+  Measurement measurement = MeasureRepeatedly(run_30_ms, options);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(measurement.runs, 1);
+  EXPECT_TRUE(measurement.dominated);
+  EXPECT_GE(measurement.seconds, 0.029);
+  EXPECT_EQ(measurement.seconds, measurement.median_seconds);
+
+  options.dominated_above_seconds = 10;
+  calls = 0;
+  measurement = MeasureRepeatedly(run_30_ms, options);
+  EXPECT_FALSE(measurement.dominated);
+  EXPECT_GE(measurement.runs, 5);
   EXPECT_GE(calls, 7);
 }
 
@@ -129,6 +160,9 @@ TEST(MeasurementTest, BadOptionsAreErrors) {
   EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
   options.percentile = 0.5;
   options.cool_down_seconds = -1;
+  EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
+  options.cool_down_seconds = 0;
+  options.dominated_above_seconds = -1;
   EXPECT_THROW(MeasureRepeatedly([] {}, options), Error);
 }
 
