@@ -214,7 +214,8 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
     if (function == nullptr) continue;
     ++stats_.candidates;
     const IndexSet& operators = candidate.sub_graph().inside();
-    const auto [queued, added] = job_of_function.emplace(std::pair(HexHash(function), candidate.backend()), pending.size());
+    const auto [queued, added] =
+        job_of_function.emplace(std::pair(HexHash(function), candidate.backend()), pending.size());
     if (!added) {
       alternatives.AddJob(operators, queued->second, stated_speed.at(candidate.backend()));
       continue;

@@ -84,10 +84,9 @@ void WriteRequest(int socket, const MeasurementRequest& request) {
   const MeasurementOptions& options = request.options;
   header << "measure " << request.backend << ' ' << request.threads << ' ' << request.seed << ' '
          << options.warmup_runs << ' ' << options.min_runs << ' ' << options.max_runs << ' '
-         << options.budget_seconds << ' ' << options.target_relative_error << ' ' << options.dominated_above_seconds << ' '
-         << options.percentile << ' '
-         << options.cool_down_bytes << ' ' << options.cool_down_seconds << ' ' << text.size() << ' ' << meta.size()
-         << '\n';
+         << options.budget_seconds << ' ' << options.target_relative_error << ' '
+         << options.dominated_above_seconds << ' ' << options.percentile << ' ' << options.cool_down_bytes << ' '
+         << options.cool_down_seconds << ' ' << text.size() << ' ' << meta.size() << '\n';
   SendAll(socket, header.str());
   SendAll(socket, text);
   for (const Tensor& tensor : meta) {
