@@ -25,10 +25,13 @@ IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(s
   *this = FromWords(size, 0, begin, std::move(words));
 }
 
-IndexSet IndexSet::Full(size_t size) {
-  WindowWords words(size % 64 != 0 ? 1 : 0);
-  if (size % 64 != 0) words[0] = (uint64_t{1} << (size % 64)) - 1;
-  return FromWords(size, size / 64, size / 64, std::move(words));
+IndexSet IndexSet::Full(size_t size) { return Prefix(size, size); }
+
+IndexSet IndexSet::Prefix(size_t size, size_t count) {
+  Check(count <= size, "IndexSet: a prefix longer than the set's size");
+  WindowWords words(count % 64 != 0 ? 1 : 0);
+  if (count % 64 != 0) words[0] = (uint64_t{1} << (count % 64)) - 1;
+  return FromWords(size, count / 64, count / 64, std::move(words));
 }
 
 IndexSet IndexSet::FromWords(size_t size, size_t full_words, size_t begin, WindowWords words) {
@@ -205,6 +208,15 @@ std::optional<size_t> IndexSet::FirstOutside(size_t from) const {
   }
   const size_t index = std::max(from, w * 64);
   return index < size_ ? std::optional<size_t>(index) : std::nullopt;
+}
+
+std::optional<size_t> IndexSet::LastInside() const {
+  if (!words_.empty()) {
+    const uint64_t last = words_[words_.size() - 1];
+    return (first_word_ + words_.size() - 1) * 64 + 63 - static_cast<size_t>(std::countl_zero(last));
+  }
+  if (full_words_ > 0) return full_words_ * 64 - 1;
+  return std::nullopt;
 }
 
 std::vector<size_t> IndexSet::ToVector() const {

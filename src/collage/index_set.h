@@ -31,6 +31,8 @@ class IndexSet {
   IndexSet(size_t size, const std::vector<size_t>& indices);
   // Every index below `size`.
   static IndexSet Full(size_t size);
+  // Every index below `count` (at most `size`).
+  static IndexSet Prefix(size_t size, size_t count);
 
   size_t size() const { return size_; }
   bool Contains(size_t index) const { return (Word(index / 64) >> (index % 64)) & 1; }
@@ -53,6 +55,8 @@ class IndexSet {
   // The smallest index >= `from` inside (outside) the set, if any.
   std::optional<size_t> FirstInside(size_t from = 0) const;
   std::optional<size_t> FirstOutside(size_t from = 0) const;
+  // The largest index inside, if any.
+  std::optional<size_t> LastInside() const;
   std::vector<size_t> ToVector() const;
   // Calls visit(index) for each index in the set, in increasing order, without allocating.
   template <typename Visit>

@@ -1,8 +1,7 @@
 #include "collage/partition_rule.h"
 
 #include <algorithm>
-#include <numeric>
-#include <unordered_map>
+#include <bit>
 #include <unordered_set>
 
 #include "backend/precision.h"
@@ -11,56 +10,112 @@
 namespace collage {
 namespace {
 
+// From a hash to a candidate index, by open addressing in one flat table: the partitioner
+// indexes millions of candidates, and a node-based map allocated once per candidate.
+class IndexByHash {
+ public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  // The index stored for `hash`, or kNone.
+  size_t Find(size_t hash) const {
+    if (slots_.empty()) return kNone;
+    for (size_t slot = Home(hash);; slot = (slot + 1) & (slots_.size() - 1)) {
+      if (slots_[slot].index == kNone) return kNone;
+      if (slots_[slot].hash == hash) return slots_[slot].index;
+    }
+  }
+  // Stores `index` for `hash` (replacing any index stored for it).
+  void Set(size_t hash, size_t index) {
+    if (2 * (count_ + 1) > slots_.size()) Grow();
+    for (size_t slot = Home(hash);; slot = (slot + 1) & (slots_.size() - 1)) {
+      if (slots_[slot].index == kNone) {
+        slots_[slot] = {hash, index};
+        ++count_;
+        return;
+      }
+      if (slots_[slot].hash == hash) {
+        slots_[slot].index = index;
+        return;
+      }
+    }
+  }
+  void Clear() {
+    slots_.clear();
+    shift_ = 64;
+    count_ = 0;
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0;
+    size_t index = kNone;
+  };
+  // The first slot to probe: the top bits of the hash times 2^64 / golden ratio, as the sets'
+  // hashes differ mostly in their low bits.
+  size_t Home(size_t hash) const { return (hash * 0x9E3779B97F4A7C15ull) >> shift_; }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(16, 2 * old.size()), Slot{});
+    shift_ = 64 - static_cast<unsigned>(std::countr_zero(slots_.size()));
+    count_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.index != kNone) Set(slot.hash, slot.index);
+    }
+  }
+  std::vector<Slot> slots_;  // a power of two in size, at most half full
+  unsigned shift_ = 64;      // 64 - log2(slots_.size())
+  size_t count_ = 0;
+};
+
 // Candidates without duplicate sub-graphs, in insertion order.
 class CandidateSet {
  public:
   // False (and nothing added) when an equal sub-graph is already present.
   bool Add(CandidatePartition candidate) {
     const size_t hash = candidate.sub_graph().inside().Hash();
-    auto [newest, inserted] = newest_with_hash_.try_emplace(hash, candidates_.size());
-    if (!inserted) {
-      for (size_t index = newest->second; index != kNone; index = older_with_same_hash_[index]) {
-        if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
-      }
-      older_with_same_hash_.push_back(newest->second);
-      newest->second = candidates_.size();
-    } else {
-      older_with_same_hash_.push_back(kNone);
+    const size_t newest = newest_with_hash_.Find(hash);
+    for (size_t index = newest; index != kNone; index = older_with_same_hash_[index]) {
+      if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
     }
+    older_with_same_hash_.push_back(newest);
+    newest_with_hash_.Set(hash, candidates_.size());
     candidates_.push_back(std::move(candidate));
     return true;
   }
   // Whether first.DisjointUnion(second), of inside set `union_inside`, is present.
   bool ContainsDisjointUnion(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
-    auto it = newest_with_hash_.find(union_inside.Hash());
-    if (it == newest_with_hash_.end()) return false;
-    for (size_t index = it->second; index != kNone; index = older_with_same_hash_[index]) {
+    for (size_t index = newest_with_hash_.Find(union_inside.Hash()); index != kNone;
+         index = older_with_same_hash_[index]) {
       if (candidates_[index].sub_graph().IsDisjointUnionOf(union_inside, first, second)) return true;
     }
     return false;
   }
   const std::vector<CandidatePartition>& candidates() const { return candidates_; }
-  // The candidates stably sorted by first inside index; each is moved once.
+  // The candidates stably sorted by first inside index (a counting sort: first inside indices
+  // lie below the graph's size, or at it for an empty sub-graph); each is moved once.
   std::vector<CandidatePartition> TakeSorted() {
-    auto first_inside = [&](size_t index) { return candidates_[index].sub_graph().first_inside(); };
-    std::vector<size_t> order(candidates_.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t lhs, size_t rhs) { return first_inside(lhs) < first_inside(rhs); });
     std::vector<CandidatePartition> sorted;
-    sorted.reserve(candidates_.size());
-    for (size_t index : order) sorted.push_back(std::move(candidates_[index]));
+    if (!candidates_.empty()) {
+      std::vector<size_t> position(candidates_.front().sub_graph().inside().size() + 2, 0);
+      for (const CandidatePartition& candidate : candidates_) ++position[candidate.sub_graph().first_inside() + 2];
+      for (size_t i = 2; i < position.size(); ++i) position[i] += position[i - 1];
+      std::vector<size_t> order(candidates_.size());
+      for (size_t index = 0; index < candidates_.size(); ++index) {
+        order[position[candidates_[index].sub_graph().first_inside() + 1]++] = index;
+      }
+      sorted.reserve(candidates_.size());
+      for (size_t index : order) sorted.push_back(std::move(candidates_[index]));
+    }
     candidates_.clear();
-    newest_with_hash_.clear();
+    newest_with_hash_.Clear();
     older_with_same_hash_.clear();
     return sorted;
   }
 
  private:
-  static constexpr size_t kNone = static_cast<size_t>(-1);
+  static constexpr size_t kNone = IndexByHash::kNone;
   std::vector<CandidatePartition> candidates_;
   // Candidates with one inside hash form a list: the newest, then each one's older_with_same_hash_.
-  std::unordered_map<size_t, size_t> newest_with_hash_;
+  IndexByHash newest_with_hash_;
   std::vector<size_t> older_with_same_hash_;
 };
 
@@ -212,8 +267,10 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
     if (!layouts.IsPlain()) attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(layouts));
     boundary_attrs.push_back(std::make_shared<const Attrs>(std::move(attrs)));
   }
+  std::vector<CandidatePartition> subs = sub_rule_->AllCandidates(graph, spec);
   std::vector<CandidatePartition> candidates;
-  for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
+  candidates.reserve(subs.size());
+  for (CandidatePartition& sub : subs) {
     const std::string rule_name = sub.rule_name();
     const auto inner = std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph());
     std::vector<DType> precisions = {DType::kF32};
@@ -255,10 +312,8 @@ std::string PrimitivePartitionRule::Describe() const {
 
 std::vector<CandidatePartition> OnlyValidPartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
-  std::vector<CandidatePartition> candidates;
-  for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
-    if (sub.sub_graph().IsValid(graph, config_)) candidates.push_back(std::move(sub));
-  }
+  std::vector<CandidatePartition> candidates = sub_rule_->AllCandidates(graph, spec);
+  std::erase_if(candidates, [&](const CandidatePartition& sub) { return !sub.sub_graph().IsValid(graph, config_); });
   return candidates;
 }
 

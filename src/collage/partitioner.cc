@@ -1,6 +1,7 @@
 #include "collage/partitioner.h"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "collage/coalesce_partitions.h"
@@ -15,11 +16,17 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
   if (!function->body->checked_type()) InferType(function);
   OpLevelPlacement placement{DataflowGraph::Create(function->body), {}, {}, {}};
   std::vector<std::string> spec_names;
+  std::vector<std::vector<CandidatePartition>> candidates_of_spec;
+  size_t count = 0;
   for (const PartitionSpec& spec : specs) {
     spec_names.push_back(spec.name);
-    for (CandidatePartition& candidate : spec.AllCandidates(placement.graph)) {
-      placement.candidates.push_back(std::move(candidate));
-    }
+    candidates_of_spec.push_back(spec.AllCandidates(placement.graph));
+    count += candidates_of_spec.back().size();
+  }
+  placement.candidates.reserve(count);
+  for (std::vector<CandidatePartition>& candidates : candidates_of_spec) {
+    std::move(candidates.begin(), candidates.end(), std::back_inserter(placement.candidates));
+    candidates = {};
   }
   estimator.Prepare(placement.graph, placement.candidates);
   placement.search =

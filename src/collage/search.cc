@@ -89,7 +89,18 @@ struct DijkstraInput {
   std::vector<size_t> spec_of_side;  // per side: its spec's index (below 64) among the sides' specs
   std::function<bool(size_t)> allowed;      // unset: every candidate
   std::function<double(size_t)> surcharge;  // unset: none
+  // Nodes from this index on lie outside the search's scope: they count as covered and no
+  // candidate holding one is used. A region's cover search stops at the region's last node, so
+  // its covered sets span the region, not the rest of the graph.
+  size_t scope_end = static_cast<size_t>(-1);
 };
+
+// The first node of the scope from `from` on that `covered` lacks, if any.
+std::optional<size_t> FirstUncovered(const DijkstraInput& input, const IndexSet& covered, size_t from = 0) {
+  const std::optional<size_t> node = covered.FirstOutside(from);
+  if (node && *node >= input.scope_end) return std::nullopt;
+  return node;
+}
 
 const BoundaryEntry* FindEntry(const std::vector<BoundaryEntry>& boundary, size_t node) {
   auto found = std::lower_bound(boundary.begin(), boundary.end(), node,
@@ -245,9 +256,11 @@ size_t StateBytes(const State& state) {
 // those starting at an uncovered node, disjoint from `initial`, allowed, with a known cost.
 std::unordered_map<size_t, double> UsableCosts(const DijkstraInput& input, const IndexSet& initial) {
   std::unordered_map<size_t, double> costs;
-  for (std::optional<size_t> node = initial.FirstOutside(); node; node = initial.FirstOutside(*node + 1)) {
+  for (std::optional<size_t> node = FirstUncovered(input, initial); node;
+       node = FirstUncovered(input, initial, *node + 1)) {
     for (size_t c : input.starting_at[*node]) {
       if (input.allowed && !input.allowed(c)) continue;
+      if (input.candidates[c].sub_graph().last_inside() >= input.scope_end) continue;
       if (input.candidates[c].sub_graph().inside().Intersects(initial)) continue;
       const Cost cost = input.candidates[c].EstimatedCost(input.graph, input.estimator);
       if (!cost.IsKnown()) continue;
@@ -318,7 +331,7 @@ bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::u
     states[state_index].settled = true;
     if (prune_dominated && dominated(states[state_index])) continue;
     ++result.stats.states_explored;
-    const std::optional<size_t> next = states[state_index].covered.FirstOutside();
+    const std::optional<size_t> next = FirstUncovered(input, states[state_index].covered);
     if (!next) {
       final_state = state_index;
       break;
@@ -491,11 +504,13 @@ CoverSearch::CoverSearch(const DataflowGraph& graph, const std::vector<Candidate
 std::optional<SearchResult> CoverSearch::Cheapest(const IndexSet& region, const std::function<bool(size_t)>& allowed,
                                                   const std::function<double(size_t)>& surcharge) const {
   const auto start_time = std::chrono::steady_clock::now();
-  const IndexSet initial = IndexSet::Full(graph_.size()) - region;
+  const size_t scope_end = region.IsEmpty() ? 0 : *region.LastInside() + 1;
+  const IndexSet initial = IndexSet::Prefix(graph_.size(), scope_end) - region;
   SearchResult result;
   result.stats.candidates = candidates_.size();
   const SearchOptions no_penalty;
-  DijkstraInput input{graph_, candidates_, starting_at_, estimator_, no_penalty, nullptr, {}, {}, allowed, surcharge};
+  DijkstraInput input{graph_,  candidates_, starting_at_, estimator_, no_penalty, nullptr,
+                      {},      {},          allowed,      surcharge,  scope_end};
   size_t farthest_uncovered = 0;
   const bool complete = SearchWithinBudget(input, initial, result, farthest_uncovered);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

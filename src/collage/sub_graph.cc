@@ -13,22 +13,48 @@ namespace collage {
 SubGraph::SubGraph(const DataflowGraph& graph, IndexSet inside, JoinedLabel label, std::vector<NestedSubGraph> nested)
     : shape_(MakeShape(graph, std::move(inside))), label_(std::move(label)), nested_(std::move(nested)) {}
 
+namespace {
+
+// MakeShape's working lists, kept per thread between calls: the partitioner derives the shapes
+// of millions of small sub-graphs, and allocating these lists each time cost more than
+// deriving the shape.
+struct ShapeScratch {
+  std::vector<size_t> inside_nodes, depth_of, height_of, entry, exit, input, output;
+};
+
+ShapeScratch& ClearedShapeScratch() {
+  thread_local ShapeScratch scratch;
+  for (std::vector<size_t>* list : {&scratch.inside_nodes, &scratch.depth_of, &scratch.height_of, &scratch.entry,
+                                    &scratch.exit, &scratch.input, &scratch.output}) {
+    list->clear();
+  }
+  return scratch;
+}
+
+}  // namespace
+
 std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& graph, IndexSet inside) {
   Check(inside.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
   auto shape = std::make_shared<Shape>();
   shape->inside = std::move(inside);
   const IndexSet& inside_ = shape->inside;
-  const std::vector<size_t> inside_nodes = inside_.ToVector();
+  ShapeScratch& scratch = ClearedShapeScratch();
+  std::vector<size_t>& inside_nodes = scratch.inside_nodes;
+  inside_.ForEach([&](size_t index) { inside_nodes.push_back(index); });
   shape->first_inside = inside_nodes.empty() ? graph.size() : inside_nodes.front();
   shape->last_inside = inside_nodes.empty() ? graph.size() : inside_nodes.back();
   // Producers come before their consumers in post-DFS order, so each inside producer's depth is
   // known when its consumer is reached.
-  std::vector<size_t> depth_of(inside_nodes.size());
+  std::vector<size_t>& depth_of = scratch.depth_of;
+  depth_of.resize(inside_nodes.size());
   auto position_of = [&](size_t index, size_t before) {
     return static_cast<size_t>(std::lower_bound(inside_nodes.begin(), inside_nodes.begin() + before, index) -
                                inside_nodes.begin());
   };
-  std::vector<size_t> entry, exit, input, output;
+  std::vector<size_t>& entry = scratch.entry;
+  std::vector<size_t>& exit = scratch.exit;
+  std::vector<size_t>& input = scratch.input;
+  std::vector<size_t>& output = scratch.output;
   for (size_t position = 0; position < inside_nodes.size(); ++position) {
     const size_t index = inside_nodes[position];
     const DataflowNode& node = graph.node(index);
@@ -59,7 +85,8 @@ std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& 
     shape->kind = CombinePattern(shape->kind, node.pattern);
   }
   // Heights (the longest inside path starting at a node), consumers first.
-  std::vector<size_t> height_of(inside_nodes.size());
+  std::vector<size_t>& height_of = scratch.height_of;
+  height_of.resize(inside_nodes.size());
   bool any_entry = false;
   for (size_t position = inside_nodes.size(); position-- > 0;) {
     const DataflowNode& node = graph.node(inside_nodes[position]);

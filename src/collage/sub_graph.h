@@ -59,6 +59,7 @@ class SubGraph {
   const JoinedLabel& joined_label() const { return label_; }
   const std::vector<NestedSubGraph>& nested() const { return nested_; }
   size_t first_inside() const { return shape_->first_inside; }
+  size_t last_inside() const { return shape_->last_inside; }
   // How many exits the disjoint union with `other` would have, without building it: an exit of
   // either side stays one when it is external or feeds a node outside both.
   size_t ExitCountOfUnion(const DataflowGraph& graph, const SubGraph& other) const;

@@ -110,6 +110,7 @@ void ExpectSameSet(const IndexSet& set, const Model& model, const std::string& w
   set.ForEach([&](size_t index) { visited.push_back(index); });
   ASSERT_EQ(visited, listed) << what;
   ASSERT_EQ(set.ToVector(), listed) << what;
+  ASSERT_EQ(set.LastInside(), listed.empty() ? std::nullopt : std::optional<size_t>(listed.back())) << what;
 }
 
 TEST(IndexSetTest, RandomSetsBehaveLikeVectorsOfBooleans) {
@@ -169,6 +170,17 @@ TEST(IndexSetTest, FullSetsOfEverySize) {
     EXPECT_TRUE(full == FromModel(Model(size, true), false));
     EXPECT_TRUE((full - full).IsEmpty());
   }
+}
+
+TEST(IndexSetTest, PrefixesOfEveryLength) {
+  for (size_t size : {1, 63, 64, 65, 128, 129}) {
+    for (size_t count = 0; count <= size; ++count) {
+      Model model(size, false);
+      std::fill(model.begin(), model.begin() + static_cast<std::ptrdiff_t>(count), true);
+      ExpectSameSet(IndexSet::Prefix(size, count), model, "prefix " + std::to_string(count));
+    }
+  }
+  EXPECT_THROW(IndexSet::Prefix(10, 11), Error);
 }
 
 }  // namespace

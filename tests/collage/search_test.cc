@@ -606,5 +606,37 @@ TEST(SearchTest, ParallelBranchesStayWithinFewStatesAndExact) {
   EXPECT_NEAR(result.total.seconds(), CostOfPlan(graph, candidates, result, options), 1e-9 * result.total.seconds());
 }
 
+// x -> relu -> tanh -> exp (nodes 1, 2, 3), every candidate of spec a costing 1 ms but the one
+// of all three nodes (0.5 ms): a region's cheapest cover uses only candidates inside the region,
+// even where one reaching past the region's last node would be cheaper.
+TEST(CoverSearchTest, CoversExactlyTheRegionWithCandidatesInsideIt) {
+  MockCostEstimator estimator([](const DataflowGraph&, const CandidatePartition& candidate) {
+    return Cost::Seconds(candidate.sub_graph().inside().Count() == 3 ? 0.5e-3 : 1e-3);
+  });
+  const DataflowGraph graph = GraphOf(collage_testing::MakeUnaryChain());
+  const std::vector<CandidatePartition> candidates =
+      AllCandidates(graph, {MakeOpPredicateSpec(Declare("a", {"nn.relu", "tanh", "exp"}))});
+  const CoverSearch search(graph, candidates, estimator);
+  auto any = [](size_t) { return true; };
+  auto inside_sets = [&](const SearchResult& result) {
+    std::vector<std::string> sets;
+    for (const CandidatePartition& chosen : result.chosen) sets.push_back(chosen.sub_graph().inside().ToString());
+    return sets;
+  };
+  const std::optional<SearchResult> first_two = search.Cheapest(IndexSet(graph.size(), {1, 2}), any);
+  ASSERT_TRUE(first_two.has_value());
+  EXPECT_EQ(inside_sets(*first_two), std::vector<std::string>{"{1, 2}"});
+  const std::optional<SearchResult> middle = search.Cheapest(IndexSet(graph.size(), {2}), any);
+  ASSERT_TRUE(middle.has_value());
+  EXPECT_EQ(inside_sets(*middle), std::vector<std::string>{"{2}"});
+  auto no_pairs = [&](size_t c) { return candidates[c].sub_graph().inside().Count() == 1; };
+  const std::optional<SearchResult> singles = search.Cheapest(IndexSet(graph.size(), {1, 2}), no_pairs);
+  ASSERT_TRUE(singles.has_value());
+  EXPECT_EQ(inside_sets(*singles), (std::vector<std::string>{"{1}", "{2}"}));
+  EXPECT_DOUBLE_EQ(singles->total.seconds(), 2e-3);
+  auto nothing = [](size_t) { return false; };
+  EXPECT_FALSE(search.Cheapest(IndexSet(graph.size(), {1, 2}), nothing).has_value());
+}
+
 }  // namespace
 }  // namespace collage
