@@ -33,14 +33,14 @@ ShapeScratch& ClearedShapeScratch() {
 
 }  // namespace
 
-std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& graph, IndexSet inside) {
-  Check(inside.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
+std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& graph, IndexSet inside_set) {
+  Check(inside_set.size() == graph.size(), "SubGraph: the inside set is not over this graph's nodes");
   auto shape = std::make_shared<Shape>();
-  shape->inside = std::move(inside);
-  const IndexSet& inside_ = shape->inside;
+  shape->inside = std::move(inside_set);
+  const IndexSet& inside = shape->inside;
   ShapeScratch& scratch = ClearedShapeScratch();
   std::vector<size_t>& inside_nodes = scratch.inside_nodes;
-  inside_.ForEach([&](size_t index) { inside_nodes.push_back(index); });
+  inside.ForEach([&](size_t index) { inside_nodes.push_back(index); });
   shape->first_inside = inside_nodes.empty() ? graph.size() : inside_nodes.front();
   shape->last_inside = inside_nodes.empty() ? graph.size() : inside_nodes.back();
   // Producers come before their consumers in post-DFS order, so each inside producer's depth is
@@ -61,7 +61,7 @@ std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& 
     size_t depth = 0;
     bool is_entry = false;
     for (size_t producer : node.inputs) {
-      if (inside_[producer]) {
+      if (inside[producer]) {
         depth = std::max(depth, depth_of[position_of(producer, position)]);
       } else {
         is_entry = true;
@@ -73,7 +73,7 @@ std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& 
     if (is_entry) entry.push_back(index);
     bool is_exit = node.external;
     for (size_t consumer : node.outputs) {
-      if (!inside_[consumer]) {
+      if (!inside[consumer]) {
         is_exit = true;
         output.push_back(consumer);
       }
@@ -93,13 +93,13 @@ std::shared_ptr<const SubGraph::Shape> SubGraph::MakeShape(const DataflowGraph& 
     size_t height = 0;
     bool is_entry = false;
     for (size_t consumer : node.outputs) {
-      if (!inside_[consumer]) continue;
+      if (!inside[consumer]) continue;
       const size_t consumer_position = static_cast<size_t>(
           std::lower_bound(inside_nodes.begin() + position + 1, inside_nodes.end(), consumer) - inside_nodes.begin());
       height = std::max(height, height_of[consumer_position]);
     }
     height_of[position] = height + 1;
-    for (size_t producer : node.inputs) is_entry = is_entry || !inside_[producer];
+    for (size_t producer : node.inputs) is_entry = is_entry || !inside[producer];
     if (is_entry) {
       shape->least_entry_height = any_entry ? std::min(shape->least_entry_height, height + 1) : height + 1;
       any_entry = true;

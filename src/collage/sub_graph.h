@@ -117,7 +117,7 @@ class SubGraph {
     size_t least_entry_height = 0;  // the least length of the longest path from an entry (0: none)
     OpPatternKind kind = OpPatternKind::kElemWise;
   };
-  static std::shared_ptr<const Shape> MakeShape(const DataflowGraph& graph, IndexSet inside);
+  static std::shared_ptr<const Shape> MakeShape(const DataflowGraph& graph, IndexSet inside_set);
 
   std::shared_ptr<const Shape> shape_;
   JoinedLabel label_;

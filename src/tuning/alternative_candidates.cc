@@ -1,19 +1,17 @@
 #include "tuning/alternative_candidates.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace collage {
 
-AlternativeCandidates::Group& AlternativeCandidates::GroupOf(const IndexSet& operators) {
+size_t AlternativeCandidates::GroupOf(const IndexSet& operators) {
   const auto [entry, added] = group_of_operators_.emplace(operators, groups_.size());
   if (added) groups_.emplace_back();
-  return groups_[entry->second];
+  return entry->second;
 }
 
 void AlternativeCandidates::AddJob(const IndexSet& operators, size_t job, double stated_speed) {
-  Group& group = GroupOf(operators);
-  const size_t group_index = group_of_operators_.at(operators);
+  const size_t group_index = GroupOf(operators);
   if (job >= groups_of_job_.size()) {
     groups_of_job_.resize(job + 1);
     stated_speed_.resize(job + 1, 0);
@@ -22,11 +20,11 @@ void AlternativeCandidates::AddJob(const IndexSet& operators, size_t job, double
   std::vector<size_t>& groups = groups_of_job_[job];
   if (std::find(groups.begin(), groups.end(), group_index) != groups.end()) return;
   groups.push_back(group_index);
-  group.jobs.push_back(job);
+  groups_[group_index].jobs.push_back(job);
 }
 
 void AlternativeCandidates::AddKnownCost(const IndexSet& operators, Cost cost) {
-  Group& group = GroupOf(operators);
+  Group& group = groups_[GroupOf(operators)];
   if (cost.IsKnown() && cost < group.best_known) group.best_known = cost;
 }
 

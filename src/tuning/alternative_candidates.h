@@ -46,7 +46,8 @@ class AlternativeCandidates {
     std::vector<size_t> jobs;
     Cost best_known = Cost::Invalid();
   };
-  Group& GroupOf(const IndexSet& operators);
+  // The index in groups_ of the group over `operators`, added when there is none.
+  size_t GroupOf(const IndexSet& operators);
 
   std::unordered_map<IndexSet, size_t, IndexSetHash> group_of_operators_;
   std::vector<Group> groups_;

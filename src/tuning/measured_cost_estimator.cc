@@ -86,11 +86,11 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       busy_wait_left_(options_.busy_wait_seconds) {}
 
 MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartition& candidate,
-                                                          const Function& function) const {
+                                                          const Function& function, const std::string& hash) const {
   Job job;
   job.function = function;
   job.backend = registry_.Get(candidate.backend());
-  job.key = CostKey{HexHash(function), job.backend->name(), CostVersion(*job.backend) + version_suffix_, device_,
+  job.key = CostKey{hash, job.backend->name(), CostVersion(*job.backend) + version_suffix_, device_,
                     options_.threads};
   job.description = job.backend->name() + ": " + candidate.sub_graph().label() + " (" + FirstInputShape(function) + ")";
   return job;
@@ -214,8 +214,8 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
     if (function == nullptr) continue;
     ++stats_.candidates;
     const IndexSet& operators = candidate.sub_graph().inside();
-    const auto [queued, added] =
-        job_of_function.emplace(std::pair(HexHash(function), candidate.backend()), pending.size());
+    const std::string hash = HexHash(function);
+    const auto [queued, added] = job_of_function.emplace(std::pair(hash, candidate.backend()), pending.size());
     if (!added) {
       alternatives.AddJob(operators, queued->second, stated_speed.at(candidate.backend()));
       continue;
@@ -226,7 +226,7 @@ void MeasuredCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
       continue;
     }
     ++stats_.distinct;
-    pending.push_back(MakeJob(candidate, function));
+    pending.push_back(MakeJob(candidate, function, hash));
     if (!stated_speed.count(candidate.backend())) {
       const BackendPerformance performance = pending.back().backend->Performance();
       stated_speed[candidate.backend()] = performance.peak_flops * performance.default_efficiency;
@@ -287,7 +287,7 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
     const auto start = std::chrono::steady_clock::now();
     ++stats_.candidates;
     ++stats_.distinct;
-    const Job job = MakeJob(candidate, function);
+    const Job job = MakeJob(candidate, function, HexHash(function));
     speed_.EnsureBaseline();
     std::optional<Cost> cost = Recall(job);
     if (!cost) {

@@ -116,7 +116,8 @@ class MeasuredCostEstimator final : public CostEstimator {
     double probe_seconds = 0;
   };
 
-  Job MakeJob(const CandidatePartition& candidate, const Function& function) const;
+  // `hash`: HexHash(function), the key's function part.
+  Job MakeJob(const CandidatePartition& candidate, const Function& function, const std::string& hash) const;
   // From the database, or nullopt.
   std::optional<Cost> Recall(const Job& job);
   Timing Time(const Job& job);

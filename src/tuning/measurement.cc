@@ -52,6 +52,7 @@ Measurement MeasureRepeatedly(const std::function<void()>& run, const Measuremen
         "measurement: expected 1 <= min_runs <= max_runs");
   Check(options.percentile >= 0 && options.percentile <= 1, "measurement: the percentile must lie in [0, 1]");
   Check(options.target_relative_error >= 0, "measurement: the target relative error must not be negative");
+  Check(options.dominated_above_seconds >= 0, "measurement: the dominance threshold must not be negative");
   Check(options.cool_down_seconds >= 0 && options.cool_down_seconds <= 1,
         "measurement: the cool-down sleep must lie in [0, 1] s");
   // A run that alone outlasts the whole budget (an unoptimized implementation, a huge partition)
@@ -65,7 +66,6 @@ Measurement MeasureRepeatedly(const std::function<void()>& run, const Measuremen
     run();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  Check(options.dominated_above_seconds >= 0, "measurement: the dominance threshold must not be negative");
   int min_runs = options.min_runs;
   for (int i = 0; i < options.warmup_runs; ++i) {
     const double seconds = cool_down_and_time();
