@@ -22,9 +22,10 @@ std::optional<size_t> CommonDominator(const std::vector<DataflowNode>& nodes, co
 
 }  // namespace
 
-PatternMatcher& DataflowGraph::matcher() const {
-  if (matcher_ == nullptr) matcher_ = std::make_shared<PatternMatcher>(body_);
-  return *matcher_;
+std::vector<PatternMatch> DataflowGraph::FindAllMatches(const Pattern& pattern, const MatchPredicate& predicate) const {
+  const std::lock_guard<std::mutex> lock(matcher_->mutex);
+  if (matcher_->matcher == nullptr) matcher_->matcher = std::make_unique<PatternMatcher>(body_);
+  return matcher_->matcher->FindAll(pattern, predicate);
 }
 
 DataflowGraph DataflowGraph::Create(const Expr& body) {

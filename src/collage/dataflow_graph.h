@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -42,15 +43,20 @@ class DataflowGraph {
   bool Contains(const ExprNode* expr) const;
   const Expr& body() const { return body_; }
   const IndexedForwardGraph& forward_graph() const { return forward_graph_; }
-  // A pattern matcher over the body, made on first use and shared by every pattern rule (and
-  // every copy of the graph), so the body is walked once and the match memo is shared.
-  PatternMatcher& matcher() const;
+  // Every match of `pattern` in the body (PatternMatcher::FindAll), by one matcher made on first
+  // use and shared by every pattern rule and every copy of the graph, so the body is walked once
+  // and the match memo is shared. Safe to call from several threads: the calls take turns.
+  std::vector<PatternMatch> FindAllMatches(const Pattern& pattern, const MatchPredicate& predicate) const;
 
  private:
   Expr body_;
   IndexedForwardGraph forward_graph_;
   std::vector<DataflowNode> nodes_;
-  mutable std::shared_ptr<PatternMatcher> matcher_;
+  struct SharedMatcher {
+    std::mutex mutex;
+    std::unique_ptr<PatternMatcher> matcher;  // guarded by `mutex`
+  };
+  std::shared_ptr<SharedMatcher> matcher_ = std::make_shared<SharedMatcher>();
 };
 
 }  // namespace collage

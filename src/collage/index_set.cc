@@ -104,11 +104,9 @@ void IndexSet::Remove(size_t index) {
   Normalize();
 }
 
-void IndexSet::CheckSameSize(const IndexSet& other) const {
-  if (size_ != other.size_) {
-    throw Error("IndexSet: sets of sizes " + std::to_string(size_) + " and " + std::to_string(other.size_) +
-                " belong to different graphs");
-  }
+void IndexSet::ThrowSizeMismatch(const IndexSet& other) const {
+  throw Error("IndexSet: sets of sizes " + std::to_string(size_) + " and " + std::to_string(other.size_) +
+              " belong to different graphs");
 }
 
 IndexSet IndexSet::operator|(const IndexSet& other) const {

@@ -80,7 +80,10 @@ class IndexSet {
   std::string ToString() const;
 
  private:
-  void CheckSameSize(const IndexSet& other) const;
+  void CheckSameSize(const IndexSet& other) const {
+    if (size_ != other.size_) ThrowSizeMismatch(other);
+  }
+  [[noreturn]] void ThrowSizeMismatch(const IndexSet& other) const;
   // The word at position `w` (bits 64w .. 64w + 63).
   uint64_t Word(size_t w) const {
     if (w < full_words_) return ~uint64_t{0};

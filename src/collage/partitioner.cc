@@ -1,14 +1,47 @@
 #include "collage/partitioner.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <iterator>
 #include <optional>
+#include <thread>
 
 #include "collage/coalesce_partitions.h"
 #include "collage/outline_partitions.h"
 #include "ir/type_inference.h"
 
 namespace collage {
+namespace {
+
+// Every spec's candidates, in spec order, each spec enumerated by one of up to `threads`
+// threads. Rethrows the error of the first failing spec in spec order.
+std::vector<std::vector<CandidatePartition>> CandidatesOfSpecs(const DataflowGraph& graph,
+                                                               const std::vector<PartitionSpec>& specs, int threads) {
+  std::vector<std::vector<CandidatePartition>> candidates(specs.size());
+  std::vector<std::exception_ptr> errors(specs.size());
+  std::atomic<size_t> next_spec{0};
+  auto enumerate = [&] {
+    for (size_t spec = next_spec++; spec < specs.size(); spec = next_spec++) {
+      try {
+        candidates[spec] = specs[spec].AllCandidates(graph);
+      } catch (...) {
+        errors[spec] = std::current_exception();
+      }
+    }
+  };
+  const size_t workers = std::min(specs.size(), static_cast<size_t>(std::max(threads, 1)));
+  std::vector<std::thread> helpers;
+  for (size_t worker = 1; worker < workers; ++worker) helpers.emplace_back(enumerate);
+  enumerate();
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return candidates;
+}
+
+}  // namespace
 
 OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<PartitionSpec>& specs,
                               CostEstimator& estimator, const PartitionOptions& options) {
@@ -16,12 +49,12 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
   if (!function->body->checked_type()) InferType(function);
   OpLevelPlacement placement{DataflowGraph::Create(function->body), {}, {}, {}};
   std::vector<std::string> spec_names;
-  std::vector<std::vector<CandidatePartition>> candidates_of_spec;
+  std::vector<std::vector<CandidatePartition>> candidates_of_spec =
+      CandidatesOfSpecs(placement.graph, specs, options.threads);
   size_t count = 0;
-  for (const PartitionSpec& spec : specs) {
-    spec_names.push_back(spec.name);
-    candidates_of_spec.push_back(spec.AllCandidates(placement.graph));
-    count += candidates_of_spec.back().size();
+  for (size_t spec = 0; spec < specs.size(); ++spec) {
+    spec_names.push_back(specs[spec].name);
+    count += candidates_of_spec[spec].size();
   }
   placement.candidates.reserve(count);
   for (std::vector<CandidatePartition>& candidates : candidates_of_spec) {

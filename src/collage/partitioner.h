@@ -35,6 +35,10 @@ struct PartitionOptions {
   // AcrossLayouts::keep_crossing_bytes): the conversions between them go, the others stay.
   bool coalesce_across_layouts = false;
   bool explain = false;  // fill PartitionResult::explanation
+  // Threads enumerating candidates, each spec by one thread; the candidates and their order do
+  // not depend on it. Every spec's rules (and its backend's predicates) must then be safe to run
+  // beside another spec's.
+  int threads = 1;
 };
 
 struct PartitionResult {

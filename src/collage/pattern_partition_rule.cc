@@ -12,7 +12,7 @@ DFPatternPartitionRule::DFPatternPartitionRule(std::string name, Pattern pattern
 std::vector<CandidatePartition> DFPatternPartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
   std::vector<CandidatePartition> candidates;
-  for (const PatternMatch& match : graph.matcher().FindAll(pattern_, predicate_)) {
+  for (const PatternMatch& match : graph.FindAllMatches(pattern_, predicate_)) {
     if (match.inside.empty()) continue;
     IndexSet inside(graph.size());
     for (const Expr& expr : match.inside) inside.Add(graph.IndexOf(expr.get()));

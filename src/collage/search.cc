@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <queue>
 #include <sstream>
@@ -252,21 +254,42 @@ size_t StateBytes(const State& state) {
          kMapEntryBytes;
 }
 
-// The candidates the search may use from `initial`, with their costs as it will charge them:
-// those starting at an uncovered node, disjoint from `initial`, allowed, with a known cost.
-std::unordered_map<size_t, double> UsableCosts(const DijkstraInput& input, const IndexSet& initial) {
-  std::unordered_map<size_t, double> costs;
-  for (std::optional<size_t> node = FirstUncovered(input, initial); node;
-       node = FirstUncovered(input, initial, *node + 1)) {
-    for (size_t c : input.starting_at[*node]) {
-      if (input.allowed && !input.allowed(c)) continue;
-      if (input.candidates[c].sub_graph().last_inside() >= input.scope_end) continue;
-      if (input.candidates[c].sub_graph().inside().Intersects(initial)) continue;
-      const Cost cost = input.candidates[c].EstimatedCost(input.graph, input.estimator);
-      if (!cost.IsKnown()) continue;
-      costs.emplace(c, cost.seconds() + (input.surcharge ? input.surcharge(c) : 0.0));
+// The costs the search charges from `initial`. A candidate is usable when it starts at an
+// uncovered node of the scope, is disjoint from `initial`, is allowed and has a known cost. Sized
+// by the scope's uncovered span, not by the graph or by every candidate: a region's cover search
+// builds one per region.
+struct UsableCosts {
+  size_t begin = 0;                 // the first uncovered node of the scope
+  std::vector<size_t> offset;       // per node from `begin` on, and one past the last
+  std::vector<double> cost;         // the cost of starting_at[node][k] at offset[node - begin] + k; NaN: unusable
+  std::vector<std::pair<size_t, double>> usable;  // (candidate, cost) of each usable candidate
+
+  // The cost of the k-th candidate starting at `node` (NaN when unusable); `node` is uncovered.
+  double At(size_t node, size_t k) const { return cost[offset[node - begin] + k]; }
+};
+
+UsableCosts CollectUsableCosts(const DijkstraInput& input, const IndexSet& initial) {
+  UsableCosts costs;
+  const size_t end = std::min(input.scope_end, input.graph.size());
+  costs.begin = FirstUncovered(input, initial).value_or(end);
+  costs.offset.reserve(end - costs.begin + 1);
+  for (size_t node = costs.begin; node < end; ++node) {
+    costs.offset.push_back(costs.cost.size());
+    for (size_t c : input.starting_at[node]) {
+      double seconds = std::numeric_limits<double>::quiet_NaN();
+      const SubGraph& sub_graph = input.candidates[c].sub_graph();
+      if (!initial[node] && (!input.allowed || input.allowed(c)) && sub_graph.last_inside() < input.scope_end &&
+          !sub_graph.inside().Intersects(initial)) {
+        const Cost estimated = input.candidates[c].EstimatedCost(input.graph, input.estimator);
+        if (estimated.IsKnown()) {
+          seconds = estimated.seconds() + (input.surcharge ? input.surcharge(c) : 0.0);
+          costs.usable.emplace_back(c, seconds);
+        }
+      }
+      costs.cost.push_back(seconds);
     }
   }
+  costs.offset.push_back(costs.cost.size());
   return costs;
 }
 
@@ -283,7 +306,7 @@ std::vector<size_t> BoundaryNodes(const State& state) {
 // Fills result.chosen, total and the state counts. Returns false when no complete state is
 // reachable (`farthest_uncovered` then names the node it got stuck at) or when more than
 // `max_states` states were created (`over_budget` is then set).
-bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::unordered_map<size_t, double>& costs,
+bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const UsableCosts& costs,
                const CoverLowerBound& lower_bound, StateKeying keying, size_t max_states, SearchResult& result,
                size_t& farthest_uncovered, bool& over_budget) {
   const bool penalized = static_cast<bool>(input.options.transition_penalty);
@@ -337,12 +360,14 @@ bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::u
       break;
     }
     farthest_uncovered = std::max(farthest_uncovered, *next);
-    for (size_t c : input.starting_at[*next]) {
+    const std::vector<size_t>& starting = input.starting_at[*next];
+    for (size_t k = 0; k < starting.size(); ++k) {
+      const size_t c = starting[k];
       const CandidatePartition& candidate = input.candidates[c];
-      const auto usable = costs.find(c);
-      if (usable == costs.end()) continue;
+      const double usable_cost = costs.At(*next, k);
+      if (std::isnan(usable_cost)) continue;
       if (!candidate.sub_graph().inside().AreDisjoint(states[state_index].covered)) continue;
-      Cost edge = Cost::Seconds(usable->second);
+      Cost edge = Cost::Seconds(usable_cost);
       IndexSet covered = states[state_index].covered | candidate.sub_graph().inside();
       std::vector<BoundaryEntry> boundary;
       if (penalized) {
@@ -395,8 +420,8 @@ bool RunSearch(const DijkstraInput& input, const IndexSet& initial, const std::u
 // needs as many states as the search without penalty does. Throws when even that does not fit.
 bool SearchWithinBudget(const DijkstraInput& input, const IndexSet& initial, SearchResult& result,
                  size_t& farthest_uncovered) {
-  const std::unordered_map<size_t, double> costs = UsableCosts(input, initial);
-  const CoverLowerBound lower_bound(input.candidates, costs);
+  const UsableCosts costs = CollectUsableCosts(input, initial);
+  const CoverLowerBound lower_bound(input.candidates, costs.usable);
   const size_t max_states = input.options.max_states;
   bool over_budget = false;
   const bool penalized = static_cast<bool>(input.options.transition_penalty);

@@ -6,35 +6,47 @@
 namespace collage {
 
 CoverLowerBound::CoverLowerBound(const std::vector<CandidatePartition>& candidates,
-                                 const std::unordered_map<size_t, double>& usable) {
+                                 const std::vector<std::pair<size_t, double>>& usable) {
+  size_t first = std::numeric_limits<size_t>::max();
+  size_t last = 0;
   for (const auto& [c, seconds] : usable) {
-    const std::vector<size_t> nodes = candidates[c].sub_graph().inside().ToVector();
-    if (nodes.empty()) continue;
-    const double share = seconds / static_cast<double>(nodes.size());
-    for (size_t node : nodes) {
-      auto [entry, inserted] = cheapest_share_.try_emplace(node, share);
-      if (!inserted) entry->second = std::min(entry->second, share);
-    }
+    const SubGraph& sub_graph = candidates[c].sub_graph();
+    if (sub_graph.inside().IsEmpty()) continue;
+    first = std::min(first, sub_graph.first_inside());
+    last = std::max(last, sub_graph.last_inside());
+  }
+  if (first > last) return;
+  constexpr double kNoShare = std::numeric_limits<double>::infinity();
+  first_node_ = first;
+  cheapest_share_.assign(last - first + 1, kNoShare);
+  for (const auto& [c, seconds] : usable) {
+    const IndexSet& inside = candidates[c].sub_graph().inside();
+    const size_t nodes = inside.Count();
+    if (nodes == 0) continue;
+    const double share = seconds / static_cast<double>(nodes);
+    inside.ForEach([&](size_t node) {
+      double& cheapest = cheapest_share_[node - first_node_];
+      cheapest = std::min(cheapest, share);
+    });
   }
   // Shares are shrunk by a relative hair so that rounding in the sums never makes the bound
   // exceed a true cost.
-  for (auto& [node, share] : cheapest_share_) share *= 1 - 1e-9;
+  for (double& share : cheapest_share_) share = share == kNoShare ? 0.0 : share * (1 - 1e-9);
 }
 
 double CoverLowerBound::Remaining(const IndexSet& covered) const {
   double total = 0;
-  for (const auto& [node, share] : cheapest_share_) {
-    if (!covered[node]) total += share;
+  for (size_t offset = 0; offset < cheapest_share_.size(); ++offset) {
+    if (!covered[first_node_ + offset]) total += cheapest_share_[offset];
   }
   return total;
 }
 
 double CoverLowerBound::Share(const IndexSet& nodes) const {
   double total = 0;
-  for (size_t node : nodes.ToVector()) {
-    auto found = cheapest_share_.find(node);
-    if (found != cheapest_share_.end()) total += found->second;
-  }
+  nodes.ForEach([&](size_t node) {
+    if (node >= first_node_ && node - first_node_ < cheapest_share_.size()) total += cheapest_share_[node - first_node_];
+  });
   return total;
 }
 

@@ -15,7 +15,7 @@
 #pragma once
 
 #include <functional>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collage/candidate_partition.h"
@@ -27,9 +27,9 @@ namespace collage {
 class CoverLowerBound {
  public:
   CoverLowerBound() = default;
-  // `usable` maps the candidates the search may use (by position in `candidates`) to their
-  // costs; a node none of them covers adds nothing.
-  CoverLowerBound(const std::vector<CandidatePartition>& candidates, const std::unordered_map<size_t, double>& usable);
+  // `usable`: (position in `candidates`, cost) of each candidate the search may use; a node none
+  // of them covers adds nothing.
+  CoverLowerBound(const std::vector<CandidatePartition>& candidates, const std::vector<std::pair<size_t, double>>& usable);
 
   // The bound for covering everything outside `covered`.
   double Remaining(const IndexSet& covered) const;
@@ -37,7 +37,9 @@ class CoverLowerBound {
   double Share(const IndexSet& nodes) const;
 
  private:
-  std::unordered_map<size_t, double> cheapest_share_;  // per node some usable candidate covers
+  // Per node from first_node_ on, to the last node a usable candidate covers; 0 where none does.
+  size_t first_node_ = 0;
+  std::vector<double> cheapest_share_;
 };
 
 class FuturePenaltyBound {

@@ -226,6 +226,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
 
   ModelPlacement placement;
   PartitionOptions options;
+  options.threads = request.threads;
   options.explain = true;
   options.coalesce = CoalesceRegions(RegionBackends(request.backends));
   options.coalesce_across_layouts = true;

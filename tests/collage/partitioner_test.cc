@@ -11,6 +11,7 @@
 #include "collage_test_graphs.h"
 #include "interpreter/interpreter.h"
 #include "ir/visitor.h"
+#include "pattern/pattern_parser.h"
 #include "testing/random_graphs.h"
 #include "testing/transformer_graph.h"
 
@@ -149,6 +150,65 @@ TEST(PartitionerTest, OpNoSpecAcceptsIsAnErrorNamingIt) {
     FAIL() << "expected an error";
   } catch (const Error& error) {
     EXPECT_STREQ(error.what(), "Collage: no partition spec accepts node 2 (call to sigmoid); specs tried: a, host");
+  }
+}
+
+// Specs enumerated on several threads give the candidates, in the order, and the placement that
+// one thread gives; two of the specs share the graph's pattern matcher.
+TEST(PartitionerTest, CandidatesAndPlacementDoNotDependOnThreads) {
+  SupportDeclaration fused = Declare("fused", {"nn.relu", "tanh", "add"});
+  fused.patterns = {{"fused.relu_tanh", ParsePattern("tanh(nn.relu(*))"), {}}};
+  SupportDeclaration other = Declare("other", {"sigmoid", "negative", "multiply", "add"});
+  other.patterns = {{"other.add_sigmoid", ParsePattern("sigmoid(add(*, *))"), {}}};
+  const std::vector<PartitionSpec> specs = {MakePartitionSpec(fused), MakePartitionSpec(other),
+                                            MakeCodeGeneratorSpec("tvm"), MakeHostSpec()};
+  auto listing = [](const OpLevelPlacement& placement) {
+    std::vector<std::string> lines;
+    for (const CandidatePartition& candidate : placement.candidates) lines.push_back(candidate.ToString());
+    lines.push_back("chosen:");
+    for (const CandidatePartition& candidate : placement.chosen) lines.push_back(candidate.ToString());
+    return lines;
+  };
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    const Function function = testing::MakeRandomDag(seed, 8 + static_cast<int>(seed));
+    MockCostEstimator one_estimator(HashedCost);
+    PartitionOptions options;
+    options.threads = 1;
+    const OpLevelPlacement one = PlaceOpLevel(function, specs, one_estimator, options);
+    MockCostEstimator three_estimator(HashedCost);
+    options.threads = 3;
+    const OpLevelPlacement three = PlaceOpLevel(function, specs, three_estimator, options);
+    EXPECT_GT(one.candidates.size(), function->params.size()) << "seed " << seed;
+    EXPECT_EQ(listing(one), listing(three)) << "seed " << seed;
+  }
+}
+
+// A spec whose rule throws fails the placement with its error, whichever thread ran it.
+TEST(PartitionerTest, ASpecsErrorOnAnotherThreadReachesTheCaller) {
+  class ThrowingRule final : public PartitionRule {
+   public:
+    ThrowingRule() : PartitionRule("throwing") {}
+    std::vector<CandidatePartition> AllCandidates(const DataflowGraph&, const PartitionSpec&) const override {
+      throw Error("throwing rule: no candidates today");
+    }
+
+   protected:
+    std::string Describe() const override { return "ThrowingRule"; }
+  };
+  const std::vector<PartitionSpec> specs = {MakeCodeGeneratorSpec("tvm"),
+                                            PartitionSpec{"broken", "broken", std::make_shared<ThrowingRule>()},
+                                            MakeHostSpec()};
+  const Function function = testing::MakeRandomDag(3, 10);
+  for (int threads : {1, 2, 3}) {
+    MockCostEstimator estimator(HashedCost);
+    PartitionOptions options;
+    options.threads = threads;
+    try {
+      PlaceOpLevel(function, specs, estimator, options);
+      FAIL() << "expected an error with " << threads << " threads";
+    } catch (const Error& error) {
+      EXPECT_STREQ(error.what(), "throwing rule: no candidates today") << threads << " threads";
+    }
   }
 }
 

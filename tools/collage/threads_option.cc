@@ -6,7 +6,7 @@ namespace collage::cli {
 
 OptionSpec ThreadsOptionSpec() {
   return {{"--threads"}, "N",
-          "worker threads for the backends (default: number of hardware threads; at most " +
+          "worker threads for the backends and for finding candidates (default: number of hardware threads; at most " +
               std::to_string(api::ThreadsPerHardwareThread()) + " per hardware thread)"};
 }
 
