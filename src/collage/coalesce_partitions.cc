@@ -111,30 +111,60 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
 // partition still fails after a merge (joining is a property of the pair, and contracting more
 // nodes keeps every cycle). So after a merge into position i, the first pair to succeed is an
 // (earlier, i) pair, or else one at or after row i of the scan.
+//
+// A merged partition takes the earlier position and the later one is marked gone, so positions
+// keep the scan's order without moving the partitions after it. The whole-placement acyclicity
+// check is skipped where the merge cannot close a cycle: when every consumer of the producing
+// side lies in the consuming side, or every producer (with inputs of its own) of the consuming
+// side lies in the producing side, no path between the two runs through a third partition. On a
+// chain that is every merge, which keeps coalescing it linear in the merges.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
                                                    const std::function<bool(const CandidatePartition&)>& mergeable,
                                                    const AcrossLayouts& across_layouts) {
   const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
   constexpr size_t kNoPartition = static_cast<size_t>(-1);
-  std::vector<size_t> partition_of(graph.size());
-  auto index_partitions = [&] {
-    std::fill(partition_of.begin(), partition_of.end(), kNoPartition);
-    for (size_t p = 0; p < chosen.size(); ++p) {
-      for (size_t node : chosen[p].sub_graph().inside().ToVector()) partition_of[node] = p;
-    }
+  std::vector<bool> gone(chosen.size(), false);
+  std::vector<size_t> partition_of(graph.size(), kNoPartition);
+  for (size_t p = 0; p < chosen.size(); ++p) {
+    chosen[p].sub_graph().inside().ForEach([&](size_t node) { partition_of[node] = p; });
+  }
+  auto next_present = [&](size_t p) {
+    while (p < chosen.size() && gone[p]) ++p;
+    return p;
   };
-  index_partitions();
   // The partitions holding an input or an output of partition p, ascending.
   auto touching = [&](size_t p) {
     std::vector<size_t> neighbours;
     for (const IndexSet* boundary : {&chosen[p].sub_graph().input(), &chosen[p].sub_graph().output()}) {
-      for (size_t node : boundary->ToVector()) {
+      boundary->ForEach([&](size_t node) {
         if (partition_of[node] != kNoPartition) neighbours.push_back(partition_of[node]);
-      }
+      });
     }
     std::sort(neighbours.begin(), neighbours.end());
     neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
     return neighbours;
+  };
+  // Whether partition `consumer` is the only one fed by `producer`, or `producer` the only one
+  // feeding `consumer` (sources aside: nothing leads into them).
+  auto only_link = [&](size_t producer, size_t consumer) {
+    bool only_consumer = true;
+    chosen[producer].sub_graph().output().ForEach([&](size_t node) { only_consumer &= partition_of[node] == consumer; });
+    if (only_consumer) return true;
+    bool only_producer = true;
+    chosen[consumer].sub_graph().input().ForEach([&](size_t node) {
+      only_producer &= partition_of[node] == producer || graph.node(node).inputs.empty();
+    });
+    return only_producer;
+  };
+  auto keeps_acyclic = [&](size_t i, size_t j, const SubGraph& joined) {
+    const bool i_feeds_j = chosen[i].sub_graph().output().Intersects(chosen[j].sub_graph().inside());
+    if (i_feeds_j ? only_link(i, j) : only_link(j, i)) return true;
+    std::vector<IndexSet> groups;
+    for (size_t p = 0; p < chosen.size(); ++p) {
+      if (gone[p] || p == j) continue;
+      groups.push_back(p == i ? joined.inside() : chosen[p].sub_graph().inside());
+    }
+    return GroupsAreAcyclic(graph, groups);
   };
   auto try_merge = [&](size_t i, size_t j) {
     const CandidatePartition& lhs = chosen[i];
@@ -155,15 +185,13 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
       }
       joined = WithPrimitiveAttrs(graph, joined, std::move(attrs));
     }
-    std::vector<CandidatePartition> next = chosen;
-    next[i] = CandidatePartition(std::move(joined), lhs.spec_name(), lhs.backend(), "coalesce");
-    next.erase(next.begin() + static_cast<std::ptrdiff_t>(j));
-    if (!GroupsAreAcyclic(graph, InsideSets(next))) return false;
-    chosen = std::move(next);
-    index_partitions();
+    if (!keeps_acyclic(i, j, joined)) return false;
+    rhs.sub_graph().inside().ForEach([&](size_t node) { partition_of[node] = i; });
+    chosen[i] = CandidatePartition(std::move(joined), lhs.spec_name(), lhs.backend(), "coalesce");
+    gone[j] = true;
     return true;
   };
-  for (size_t row = 0; row < chosen.size();) {
+  for (size_t row = next_present(0); row < chosen.size();) {
     bool merged = false;
     for (size_t j : touching(row)) {
       if (j > row && try_merge(row, j)) {
@@ -172,7 +200,7 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
       }
     }
     if (!merged) {
-      ++row;
+      row = next_present(row + 1);
       continue;
     }
     for (bool merged_earlier = true; merged_earlier;) {
@@ -186,7 +214,11 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
       }
     }
   }
-  return chosen;
+  std::vector<CandidatePartition> coalesced;
+  for (size_t p = 0; p < chosen.size(); ++p) {
+    if (!gone[p]) coalesced.push_back(std::move(chosen[p]));
+  }
+  return coalesced;
 }
 
 }  // namespace collage
