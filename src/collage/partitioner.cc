@@ -5,6 +5,7 @@
 #include <exception>
 #include <iterator>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "collage/coalesce_partitions.h"
@@ -32,7 +33,13 @@ std::vector<std::vector<CandidatePartition>> CandidatesOfSpecs(const DataflowGra
   };
   const size_t workers = std::min(specs.size(), static_cast<size_t>(std::max(threads, 1)));
   std::vector<std::thread> helpers;
-  for (size_t worker = 1; worker < workers; ++worker) helpers.emplace_back(enumerate);
+  for (size_t worker = 1; worker < workers; ++worker) {
+    try {
+      helpers.emplace_back(enumerate);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the calling thread enumerates what is left
+    }
+  }
   enumerate();
   for (std::thread& helper : helpers) helper.join();
   for (const std::exception_ptr& error : errors) {

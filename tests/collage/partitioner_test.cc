@@ -157,9 +157,11 @@ TEST(PartitionerTest, OpNoSpecAcceptsIsAnErrorNamingIt) {
 // one thread gives; two of the specs share the graph's pattern matcher.
 TEST(PartitionerTest, CandidatesAndPlacementDoNotDependOnThreads) {
   SupportDeclaration fused = Declare("fused", {"nn.relu", "tanh", "add"});
-  fused.patterns = {{"fused.relu_tanh", ParsePattern("tanh(nn.relu(*))"), {}}};
+  fused.patterns = {{"fused.relu_tanh", ParsePattern("tanh(nn.relu(*))"), {}},
+                    {"fused.relu", ParsePattern("nn.relu(*)"), {}}};
   SupportDeclaration other = Declare("other", {"sigmoid", "negative", "multiply", "add"});
-  other.patterns = {{"other.add_sigmoid", ParsePattern("sigmoid(add(*, *))"), {}}};
+  other.patterns = {{"other.add_sigmoid", ParsePattern("sigmoid(add(*, *))"), {}},
+                    {"other.add", ParsePattern("add(*, *)"), {}}};
   const std::vector<PartitionSpec> specs = {MakePartitionSpec(fused), MakePartitionSpec(other),
                                             MakeCodeGeneratorSpec("tvm"), MakeHostSpec()};
   auto listing = [](const OpLevelPlacement& placement) {
@@ -169,6 +171,18 @@ TEST(PartitionerTest, CandidatesAndPlacementDoNotDependOnThreads) {
     for (const CandidatePartition& candidate : placement.chosen) lines.push_back(candidate.ToString());
     return lines;
   };
+  // The position of each candidate's spec among `specs`: it never decreases along the list,
+  // whichever thread finished first.
+  auto spec_positions = [&](const OpLevelPlacement& placement) {
+    std::vector<size_t> positions;
+    for (const CandidatePartition& candidate : placement.candidates) {
+      for (size_t s = 0; s < specs.size(); ++s) {
+        if (specs[s].name == candidate.spec_name()) positions.push_back(s);
+      }
+    }
+    return positions;
+  };
+  size_t pattern_candidates = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     const Function function = testing::MakeRandomDag(seed, 8 + static_cast<int>(seed));
     MockCostEstimator one_estimator(HashedCost);
@@ -178,9 +192,18 @@ TEST(PartitionerTest, CandidatesAndPlacementDoNotDependOnThreads) {
     MockCostEstimator three_estimator(HashedCost);
     options.threads = 3;
     const OpLevelPlacement three = PlaceOpLevel(function, specs, three_estimator, options);
-    EXPECT_GT(one.candidates.size(), function->params.size()) << "seed " << seed;
     EXPECT_EQ(listing(one), listing(three)) << "seed " << seed;
+    const std::vector<size_t> positions = spec_positions(three);
+    EXPECT_EQ(positions.size(), three.candidates.size()) << "seed " << seed;
+    EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end())) << "seed " << seed;
+    for (const CandidatePartition& candidate : three.candidates) {
+      const std::string& rule = candidate.rule_name();
+      pattern_candidates += rule == "fused.relu_tanh" || rule == "fused.relu" || rule == "other.add_sigmoid" ||
+                            rule == "other.add";
+    }
   }
+  // The pattern specs found matches, so their threads did share the graph's matcher.
+  EXPECT_GT(pattern_candidates, 0u);
 }
 
 // A spec whose rule throws fails the placement with its error, whichever thread ran it.
