@@ -7,45 +7,49 @@
 #include <utility>
 
 #include "collage/outline_partitions.h"
+#include "collage/sub_graph_boundary.h"
 
 namespace collage {
 namespace {
 
-bool CanJoin(const CandidatePartition& lhs, const CandidatePartition& rhs,
-             const std::function<bool(const CandidatePartition&)>& mergeable) {
-  return lhs.backend() == rhs.backend() && lhs.precision() == DType::kF32 && rhs.precision() == DType::kF32 &&
-         PrimitiveAttrs(lhs.sub_graph()) && PrimitiveAttrs(rhs.sub_graph()) &&
-         mergeable(lhs) && mergeable(rhs) && lhs.sub_graph().Touches(rhs.sub_graph());
+// The bytes of the values in `values` that a partition with boundary `boundary` and layouts
+// `layouts` reads (`reads`) or leaves (otherwise) whose bytes differ between its layout for that
+// side and `layout`.
+double ChangedBytes(const DataflowGraph& graph, const IndexSet& values, const SubGraphBoundary& boundary,
+                    const PartitionLayouts& layouts, bool reads, Layout layout) {
+  return reads ? BytesChangedBetween(graph, values & boundary.input, layouts.parameters, layout)
+               : BytesChangedBetween(graph, values & boundary.exit, layouts.results, layout);
 }
 
-// The bytes of the values in `values` that `part` reads (`reads`) or leaves (otherwise) whose
-// bytes differ between `part`'s layout for that side and `layout`.
-double ChangedBytes(const DataflowGraph& graph, const IndexSet& values, const CandidatePartition& part, bool reads,
-                    Layout layout) {
-  const PartitionLayouts part_layouts = part.boundary_layouts();
-  return reads ? BytesChangedBetween(graph, values & part.sub_graph().input(), part_layouts.parameters, layout)
-               : BytesChangedBetween(graph, values & part.sub_graph().exit(), part_layouts.results, layout);
-}
+// A partition while coalescing: the union of the original partitions merged into it so far.
+struct GrowingPartition {
+  SubGraphBoundary boundary;
+  PartitionLayouts layouts;
+  JoinedLabel label;
+  // The Primitive attributes of a partition whose boundary changed in a merge; null: the first
+  // original partition's.
+  std::shared_ptr<const Attrs> relaid_attrs;
+  size_t last_piece = 0;  // the last original partition in merge order
+};
 
 // The offered boundary of `joined` (lhs and rhs merged), with one of the two parameter layouts
 // (or plain) and one of the two result layouts (or plain), under which the fewest bytes crossing
 // it differ from the bytes they had crossing lhs or rhs, the first such in that order; nullopt
 // when none is offered, or when `across.keep_crossing_bytes` and every one changes some.
-std::optional<PartitionLayouts> MergedBoundary(const DataflowGraph& graph, const SubGraph& joined,
-                                               const CandidatePartition& lhs, const CandidatePartition& rhs,
-                                               const AcrossLayouts& across) {
-  const PartitionLayouts lhs_layouts = lhs.boundary_layouts();
-  const PartitionLayouts rhs_layouts = rhs.boundary_layouts();
+std::optional<PartitionLayouts> MergedBoundary(const DataflowGraph& graph, const SubGraphBoundary& joined,
+                                               const GrowingPartition& lhs, const GrowingPartition& rhs,
+                                               const std::string& spec_name, const AcrossLayouts& across) {
   std::optional<PartitionLayouts> best;
   double fewest_bytes = 0;
-  for (Layout parameters : {lhs_layouts.parameters, rhs_layouts.parameters, Layout::kPlain}) {
-    for (Layout results : {lhs_layouts.results, rhs_layouts.results, Layout::kPlain}) {
+  for (Layout parameters : {lhs.layouts.parameters, rhs.layouts.parameters, Layout::kPlain}) {
+    for (Layout results : {lhs.layouts.results, rhs.layouts.results, Layout::kPlain}) {
       const PartitionLayouts merged(parameters, results);
-      if (!across.offered(lhs.spec_name(), merged)) continue;
-      const double bytes = ChangedBytes(graph, joined.input(), lhs, true, parameters) +
-                           ChangedBytes(graph, joined.input(), rhs, true, parameters) +
-                           ChangedBytes(graph, joined.exit(), lhs, false, results) +
-                           ChangedBytes(graph, joined.exit(), rhs, false, results);
+      if (!across.offered(spec_name, merged)) continue;
+      double bytes = 0;
+      for (const GrowingPartition* side : {&lhs, &rhs}) {
+        bytes += ChangedBytes(graph, joined.input, side->boundary, side->layouts, true, parameters) +
+                 ChangedBytes(graph, joined.exit, side->boundary, side->layouts, false, results);
+      }
       if (!best || bytes < fewest_bytes) {
         best = merged;
         fewest_bytes = bytes;
@@ -113,31 +117,40 @@ std::vector<IndexSet> InsideSets(const std::vector<CandidatePartition>& candidat
 // (earlier, i) pair, or else one at or after row i of the scan.
 //
 // A merged partition takes the earlier position and the later one is marked gone, so positions
-// keep the scan's order without moving the partitions after it. The whole-placement acyclicity
-// check is skipped where the merge cannot close a cycle: when every consumer of the producing
-// side lies in the consuming side, or every producer (with inputs of its own) of the consuming
-// side lies in the producing side, no path between the two runs through a third partition. On a
-// chain that is every merge, which keeps coalescing it linear in the merges.
+// keep the scan's order without moving the partitions after it. While merging, a partition is only
+// its boundary (derived from the two sides' boundaries) and the list of original partitions in it;
+// each merged sub-graph is built once, at the end. The whole-placement acyclicity check is skipped
+// where the merge cannot close a cycle: when every consumer of the producing side lies in the
+// consuming side, or every producer (with inputs of its own) of the consuming side lies in the
+// producing side, no path between the two runs through a third partition. On a chain that is every
+// merge, which keeps coalescing it linear in the merges.
 std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, std::vector<CandidatePartition> chosen,
                                                    const std::function<bool(const CandidatePartition&)>& mergeable,
                                                    const AcrossLayouts& across_layouts) {
-  const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
-  constexpr size_t kNoPartition = static_cast<size_t>(-1);
-  std::vector<bool> gone(chosen.size(), false);
-  std::vector<size_t> partition_of(graph.size(), kNoPartition);
-  for (size_t p = 0; p < chosen.size(); ++p) {
-    chosen[p].sub_graph().inside().ForEach([&](size_t node) { partition_of[node] = p; });
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  const size_t count = chosen.size();
+  std::vector<bool> gone(count, false);
+  std::vector<bool> joinable(count, false);
+  std::vector<GrowingPartition> growing(count);
+  std::vector<size_t> next_piece(count, kNone);  // merge order of the original partitions in each
+  std::vector<size_t> partition_of(graph.size(), kNone);
+  for (size_t p = 0; p < count; ++p) {
+    const CandidatePartition& partition = chosen[p];
+    joinable[p] = partition.precision() == DType::kF32 && PrimitiveAttrs(partition.sub_graph()) && mergeable(partition);
+    growing[p] = GrowingPartition{SubGraphBoundary::Of(partition.sub_graph()), partition.boundary_layouts(),
+                                  partition.sub_graph().joined_label(), nullptr, p};
+    partition.sub_graph().inside().ForEach([&](size_t node) { partition_of[node] = p; });
   }
   auto next_present = [&](size_t p) {
-    while (p < chosen.size() && gone[p]) ++p;
+    while (p < count && gone[p]) ++p;
     return p;
   };
   // The partitions holding an input or an output of partition p, ascending.
   auto touching = [&](size_t p) {
     std::vector<size_t> neighbours;
-    for (const IndexSet* boundary : {&chosen[p].sub_graph().input(), &chosen[p].sub_graph().output()}) {
+    for (const IndexSet* boundary : {&growing[p].boundary.input, &growing[p].boundary.output}) {
       boundary->ForEach([&](size_t node) {
-        if (partition_of[node] != kNoPartition) neighbours.push_back(partition_of[node]);
+        if (partition_of[node] != kNone) neighbours.push_back(partition_of[node]);
       });
     }
     std::sort(neighbours.begin(), neighbours.end());
@@ -148,50 +161,61 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
   // feeding `consumer` (sources aside: nothing leads into them).
   auto only_link = [&](size_t producer, size_t consumer) {
     bool only_consumer = true;
-    chosen[producer].sub_graph().output().ForEach([&](size_t node) { only_consumer &= partition_of[node] == consumer; });
+    growing[producer].boundary.output.ForEach([&](size_t node) { only_consumer &= partition_of[node] == consumer; });
     if (only_consumer) return true;
     bool only_producer = true;
-    chosen[consumer].sub_graph().input().ForEach([&](size_t node) {
+    growing[consumer].boundary.input.ForEach([&](size_t node) {
       only_producer &= partition_of[node] == producer || graph.node(node).inputs.empty();
     });
     return only_producer;
   };
-  auto keeps_acyclic = [&](size_t i, size_t j, const SubGraph& joined) {
-    const bool i_feeds_j = chosen[i].sub_graph().output().Intersects(chosen[j].sub_graph().inside());
+  auto keeps_acyclic = [&](size_t i, size_t j, const SubGraphBoundary& joined) {
+    const bool i_feeds_j = growing[i].boundary.output.Intersects(growing[j].boundary.inside);
     if (i_feeds_j ? only_link(i, j) : only_link(j, i)) return true;
     std::vector<IndexSet> groups;
-    for (size_t p = 0; p < chosen.size(); ++p) {
+    for (size_t p = 0; p < count; ++p) {
       if (gone[p] || p == j) continue;
-      groups.push_back(p == i ? joined.inside() : chosen[p].sub_graph().inside());
+      groups.push_back(p == i ? joined.inside : growing[p].boundary.inside);
     }
     return GroupsAreAcyclic(graph, groups);
   };
   auto try_merge = [&](size_t i, size_t j) {
-    const CandidatePartition& lhs = chosen[i];
-    const CandidatePartition& rhs = chosen[j];
-    if (!CanJoin(lhs, rhs, mergeable)) return false;
-    const bool same_boundary = lhs.boundary_layouts() == rhs.boundary_layouts();
+    GrowingPartition& lhs = growing[i];
+    const GrowingPartition& rhs = growing[j];
+    if (chosen[i].backend() != chosen[j].backend() || !joinable[i] || !joinable[j] ||
+        !lhs.boundary.Touches(rhs.boundary)) {
+      return false;
+    }
+    const bool same_boundary = lhs.layouts == rhs.layouts;
     if (!same_boundary && !across_layouts.offered) return false;
-    SubGraph joined = lhs.sub_graph().DisjointUnion(graph, rhs.sub_graph());
-    if (!joined.IsValid(graph, convex_only)) return false;
+    SubGraphBoundary joined = lhs.boundary.DisjointUnion(graph, rhs.boundary);
+    if (!joined.IsConvex(graph)) return false;
+    std::optional<PartitionLayouts> relaid;
     if (!same_boundary) {
-      const std::optional<PartitionLayouts> merged = MergedBoundary(graph, joined, lhs, rhs, across_layouts);
-      if (!merged) return false;
-      Attrs attrs = *PrimitiveAttrs(lhs.sub_graph());
-      if (merged->IsPlain()) {
-        attrs.Erase(attr::kBoundaryLayout);
-      } else {
-        attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(*merged));
-      }
-      joined = WithPrimitiveAttrs(graph, joined, std::move(attrs));
+      relaid = MergedBoundary(graph, joined, lhs, rhs, chosen[i].spec_name(), across_layouts);
+      if (!relaid) return false;
     }
     if (!keeps_acyclic(i, j, joined)) return false;
-    rhs.sub_graph().inside().ForEach([&](size_t node) { partition_of[node] = i; });
-    chosen[i] = CandidatePartition(std::move(joined), lhs.spec_name(), lhs.backend(), "coalesce");
+    rhs.boundary.inside.ForEach([&](size_t node) { partition_of[node] = i; });
+    lhs.label = lhs.boundary.first_inside < rhs.boundary.first_inside ? JoinedLabel::Join(lhs.label, rhs.label)
+                                                                      : JoinedLabel::Join(rhs.label, lhs.label);
+    lhs.boundary = std::move(joined);
+    if (relaid) {
+      Attrs attrs = lhs.relaid_attrs ? *lhs.relaid_attrs : *PrimitiveAttrs(chosen[i].sub_graph());
+      if (relaid->IsPlain()) {
+        attrs.Erase(attr::kBoundaryLayout);
+      } else {
+        attrs.Set(attr::kBoundaryLayout, PartitionLayoutsName(*relaid));
+      }
+      lhs.relaid_attrs = std::make_shared<const Attrs>(std::move(attrs));
+      lhs.layouts = *relaid;
+    }
+    next_piece[lhs.last_piece] = j;
+    lhs.last_piece = rhs.last_piece;
     gone[j] = true;
     return true;
   };
-  for (size_t row = next_present(0); row < chosen.size();) {
+  for (size_t row = next_present(0); row < count;) {
     bool merged = false;
     for (size_t j : touching(row)) {
       if (j > row && try_merge(row, j)) {
@@ -214,9 +238,26 @@ std::vector<CandidatePartition> CoalescePartitions(const DataflowGraph& graph, s
       }
     }
   }
+  // Each merged partition's sub-graph: the original partitions' wrappings in merge order, every
+  // Primitive one taking the merged boundary when it changed.
   std::vector<CandidatePartition> coalesced;
-  for (size_t p = 0; p < chosen.size(); ++p) {
-    if (!gone[p]) coalesced.push_back(std::move(chosen[p]));
+  for (size_t p = 0; p < count; ++p) {
+    if (gone[p]) continue;
+    if (next_piece[p] == kNone) {
+      coalesced.push_back(std::move(chosen[p]));
+      continue;
+    }
+    std::vector<NestedSubGraph> nested;
+    for (size_t piece = p; piece != kNone; piece = next_piece[piece]) {
+      for (const NestedSubGraph& wrapping : chosen[piece].sub_graph().nested()) {
+        nested.push_back(wrapping);
+        if (growing[p].relaid_attrs && wrapping.attrs->Has(attr::kPrimitive)) {
+          nested.back().attrs = growing[p].relaid_attrs;
+        }
+      }
+    }
+    SubGraph merged(graph, std::move(growing[p].boundary.inside), std::move(growing[p].label), std::move(nested));
+    coalesced.emplace_back(std::move(merged), chosen[p].spec_name(), chosen[p].backend(), "coalesce");
   }
   return coalesced;
 }

@@ -123,13 +123,16 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
     });
     if (tap) return false;
   }
+  return IsConvex(graph, inside(), output(), shape_->last_inside);
+}
+
+bool IsConvex(const DataflowGraph& graph, const IndexSet& inside, const IndexSet& output, size_t last_inside) {
   // Every path that leaves the inside and comes back passes through an output node, and only
   // nodes before the last inside node (in post-DFS order) can lead back.
-  const size_t last_inside = shape_->last_inside;
   std::vector<size_t> pending;
   IndexSet visited(graph.size());
-  output().ForEach([&](size_t output) {
-    if (output < last_inside) pending.push_back(output);
+  output.ForEach([&](size_t node) {
+    if (node < last_inside) pending.push_back(node);
   });
   while (!pending.empty()) {
     const size_t node = pending.back();
@@ -137,7 +140,7 @@ bool SubGraph::IsValid(const DataflowGraph& graph, const SubGraphConfig& config)
     if (visited[node]) continue;
     visited.Add(node);
     for (size_t consumer : graph.node(node).outputs) {
-      if (inside()[consumer]) return false;
+      if (inside[consumer]) return false;
       if (consumer < last_inside && !visited[consumer]) pending.push_back(consumer);
     }
   }

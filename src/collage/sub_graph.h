@@ -124,6 +124,10 @@ class SubGraph {
   std::vector<NestedSubGraph> nested_;
 };
 
+// Whether no node outside `inside` is both reachable from an inside node and reaches one, given
+// the nodes fed by the inside (`output`) and the largest inside index (`last_inside`).
+bool IsConvex(const DataflowGraph& graph, const IndexSet& inside, const IndexSet& output, size_t last_inside);
+
 // The bytes of the tensor values in `values` (constants aside) whose bytes differ between
 // layouts `first` and `second`.
 double BytesChangedBetween(const DataflowGraph& graph, const IndexSet& values, Layout first, Layout second);

@@ -1,4 +1,5 @@
 #include "collage/sub_graph.h"
+#include "collage/sub_graph_boundary.h"
 
 #include <gtest/gtest.h>
 
@@ -198,6 +199,38 @@ TEST(SubGraphTest, UnionDepthAtLeastBoundsTheBuiltUnionsDepth) {
   });
   EXPECT_GT(exact, 50u);  // tight often enough to matter, and
   EXPECT_GT(below, 50u);  // a bound, not the depth, on branchy graphs
+}
+
+TEST(SubGraphBoundaryTest, DisjointUnionIsTheBoundaryOfTheBuiltUnion) {
+  const SubGraphConfig convex_only{.max_exits = 0, .allow_taps = true, .max_depth = 0};
+  size_t compared = 0, convex = 0, exits_dropped = 0;
+  ForRandomDisjointPairs(19, [&](const DataflowGraph& graph, const SubGraph& a, const SubGraph& b) {
+    const SubGraph built = a.DisjointUnion(graph, b);
+    const SubGraphBoundary expected = SubGraphBoundary::Of(built);
+    const SubGraphBoundary joined = SubGraphBoundary::Of(a).DisjointUnion(graph, SubGraphBoundary::Of(b));
+    const std::string where = a.inside().ToString() + " + " + b.inside().ToString();
+    EXPECT_EQ(joined.inside, expected.inside) << where;
+    EXPECT_EQ(joined.input, expected.input) << where;
+    EXPECT_EQ(joined.output, expected.output) << where;
+    EXPECT_EQ(joined.exit, expected.exit) << where;
+    EXPECT_EQ(joined.first_inside, expected.first_inside) << where;
+    EXPECT_EQ(joined.last_inside, expected.last_inside) << where;
+    EXPECT_EQ(joined.IsConvex(graph), built.IsValid(graph, convex_only)) << where;
+    EXPECT_EQ(SubGraphBoundary::Of(a).Touches(SubGraphBoundary::Of(b)), a.Touches(b)) << where;
+    ++compared;
+    convex += built.IsValid(graph, convex_only);
+    exits_dropped += built.exit().Count() < a.exit().Count() + b.exit().Count();
+  });
+  EXPECT_GT(compared, 1000u);
+  EXPECT_GT(convex, 100u);         // both convex and non-convex unions were compared,
+  EXPECT_GT(compared - convex, 100u);
+  EXPECT_GT(exits_dropped, 100u);  // and unions in which a side's exit stopped being one
+}
+
+TEST(SubGraphBoundaryTest, UnionOfOverlappingSubGraphsIsRefused) {
+  const DataflowGraph graph = GraphOf(collage_testing::MakeSkip());
+  EXPECT_THROW(SubGraphBoundary::Of(Make(graph, {2, 3})).DisjointUnion(graph, SubGraphBoundary::Of(Make(graph, {3}))),
+               Error);
 }
 
 // A chain's pieces: the bound is the union's depth, so a union too deep is refused unbuilt.
