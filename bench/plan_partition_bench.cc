@@ -1,0 +1,91 @@
+// Times every partition of a plan in isolation, three ways, to see where a plan's estimate
+// (the sum of its partitions' isolated timings) and its measured latency part:
+//   back-to-back: repeated runs with nothing in between;
+//   in-model:     the tuner's cool-down before each run (tuning/measurement.h), in this process;
+//   worker:       the same cool-down in a measurement worker process, as the tuner times it.
+// Next to them the plan's estimate of the partition. Compare with `collage run MODEL --plan
+// PLAN --profile`, which times the partitions inside the model.
+//
+//   build/bin/plan_partition_bench PLAN [--threads N]
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "cpu_line.h"
+#include "guarded_main.h"
+#include "pipeline/plan_file.h"
+#include "support/error.h"
+#include "tuning/measurement.h"
+#include "tuning/measurement_process.h"
+
+namespace collage::bench {
+namespace {
+
+// The partition functions of `function`'s body, keyed by their global symbol.
+void CollectPartitions(const Expr& expr, std::map<std::string, Function>& partitions) {
+  if (const auto* function = As<FunctionNode>(expr)) {
+    if (function->attrs.Has(attr::kCompiler) && function->attrs.Has(attr::kGlobalSymbol)) {
+      partitions[function->attrs.GetString(attr::kGlobalSymbol)] = Downcast<FunctionNode>(expr);
+      return;
+    }
+  }
+  ForEachChild(*expr, [&](const Expr& child) { CollectPartitions(child, partitions); });
+}
+
+int Run(int argc, char** argv) {
+  int threads = 2;
+  std::string plan_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (plan_path.empty() && argument.rfind("--", 0) != 0) {
+      plan_path = argument;
+    } else {
+      throw Error("unexpected argument '" + argument + "' (usage: plan_partition_bench PLAN [--threads N])");
+    }
+  }
+  if (plan_path.empty() || threads < 1) throw Error("usage: plan_partition_bench PLAN [--threads N]");
+  PrintCpuLine();
+  const Plan plan = ReadPlanFile(plan_path);
+  std::map<std::string, Function> partitions;
+  CollectPartitions(plan.module.main(), partitions);
+  CompileOptions compile_options;
+  compile_options.threads = threads;
+  MeasurementOptions back_to_back;
+  back_to_back.target_relative_error = 0.01;
+  MeasurementOptions in_model = back_to_back;
+  SetInModelCoolDown(in_model);
+  MeasurementProcess worker(DefaultMeasurementWorkerPath());
+  std::cout << threads << " threads; medians in ms (p10-p90)\n";
+  std::cout << std::left << std::setw(12) << "partition" << std::setw(9) << "backend" << std::setw(12) << "estimated"
+            << std::setw(24) << "back-to-back" << std::setw(24) << "in-model" << "worker\n";
+  const auto format = [](const Measurement& measurement) {
+    std::ostringstream text;
+    text << std::setprecision(3) << measurement.median_seconds * 1e3 << " (" << measurement.p10_seconds * 1e3 << "-"
+         << measurement.p90_seconds * 1e3 << ")";
+    return text.str();
+  };
+  for (const PlannedPartition& planned : plan.partitions) {
+    const auto found = partitions.find(planned.symbol);
+    if (found == partitions.end()) throw Error("plan " + plan_path + ": no function for partition " + planned.symbol);
+    const BackendPtr backend = BackendRegistry::Global().Get(planned.backend);
+    const Measurement fast = MeasurePartition(*backend, found->second, compile_options, back_to_back, 0);
+    const Measurement cooled = MeasurePartition(*backend, found->second, compile_options, in_model, 0);
+    MeasurementRequest request{planned.backend, found->second, threads, 0, in_model};
+    const MeasurementReply reply = worker.Measure(request, 60);
+    std::cout << std::setw(12) << planned.symbol << std::setw(9) << planned.backend << std::setw(12)
+              << planned.estimated_ms << std::setw(24) << format(fast) << std::setw(24) << format(cooled)
+              << (reply.valid ? format(reply.measurement) : "invalid: " + reply.reason) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace collage::bench
+
+int main(int argc, char** argv) {
+  return collage::bench::GuardedMain("plan_partition_bench", collage::bench::Run, argc, argv);
+}
