@@ -291,8 +291,12 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
     speed_.EnsureBaseline();
     std::optional<Cost> cost = Recall(job);
     if (!cost) {
-      const Timing timing = Time(job);
+      Timing timing = Time(job);
       ++stats_.measured;
+      if (TakenWhileBusy(timing) && speed_.WaitUntilCalm(busy_wait_left_)) {
+        ++stats_.retimed;
+        timing = Time(job);
+      }
       cost = Record(job, timing);
       if (TakenWhileBusy(timing)) ++stats_.busy;
     }

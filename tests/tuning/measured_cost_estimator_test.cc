@@ -248,5 +248,27 @@ TEST_F(MeasuredCostEstimatorTest, TimingsOfABurstAtTheStartAreJudgedAgainstTheFa
   EXPECT_EQ(tuner.stats().busy, 0u);
 }
 
+// A candidate priced alone after the search (a merged partition: Estimate without Prepare) whose
+// timing a burst covered (its two probes, after the three of the baseline, ten times slower) is
+// timed again once a probe finds the machine calm, and stored with the calm timing's probes, so a
+// calm tuning recalls it.
+TEST_F(MeasuredCostEstimatorTest, AnEstimateTimedDuringABurstIsTakenAgain) {
+  const DataflowGraph graph = collage_testing::GraphOf(collage_testing::MakeSkip());
+  const SubGraph relu(graph, IndexSet(graph.size(), {1}));
+  const CandidatePartition candidate(
+      relu.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, std::string("good")}}), "good",
+      "good", "test");
+  CostDatabase database = CostDatabase::Open(directory_.PathOf("costs.sqlite"));
+  MeasuredCostEstimator tuner(registry_, ScriptedProbe([](int call) { return call == 4 || call == 5 ? 1e-2 : 1e-3; }),
+                              &database);
+  EXPECT_TRUE(tuner.Estimate(graph, candidate).IsKnown());
+  EXPECT_EQ(tuner.stats().measured, 1u);
+  EXPECT_EQ(tuner.stats().retimed, 1u);
+  EXPECT_EQ(tuner.stats().busy, 0u);
+  MeasuredCostEstimator calm(registry_, Options(), &database);
+  EXPECT_TRUE(calm.Estimate(graph, candidate).IsKnown());
+  EXPECT_EQ(calm.stats().measured, 0u);
+}
+
 }  // namespace
 }  // namespace collage
