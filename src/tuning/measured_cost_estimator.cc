@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
@@ -65,6 +67,11 @@ std::string TuningStats::ToString() const {
   if (busy > 0) text << "; " << busy << " still timed on a busy machine (measured again when it is calmer)";
   if (from_busier > 0) text << "; " << from_busier << " stored costs timed on a busier machine measured again";
   if (dominated > 0) text << "; " << dominated << " timed once, dominated by a far faster alternative";
+  if (worker_seconds >= kNotableWorkerSeconds && OtherProcessesCores() > kNotableOtherCores) {
+    text.unsetf(std::ios::floatfield);
+    text << "; other processes kept " << std::setprecision(2) << OtherProcessesCores()
+         << " cores busy while candidates were timed, so timings may be too slow (tune on a quiet machine)";
+  }
   return text.str();
 }
 
@@ -120,8 +127,21 @@ MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job) {
   request.options.dominated_above_seconds = job.dominated_above_seconds;
   const size_t starts_before = worker_.starts();
   const double before = speed_.Probe();
+  // Snapshots around a request to a running worker that serves it whole (not one started or
+  // replaced during it).
+  const pid_t worker = worker_.pid();
+  std::optional<CpuSnapshot> cpu_before;
+  if (options_.cpu_snapshot && worker > 0) cpu_before = options_.cpu_snapshot(worker);
+  const auto start = std::chrono::steady_clock::now();
   Timing timing;
   timing.reply = worker_.Measure(request, options_.timeout_seconds);
+  if (cpu_before && worker_.pid() == worker) {
+    const double request_seconds = SecondsSince(start);
+    if (const std::optional<CpuSnapshot> cpu_after = options_.cpu_snapshot(worker)) {
+      stats_.worker_seconds += request_seconds;
+      stats_.other_processes_cpu_seconds += OtherProcessesSeconds(*cpu_before, *cpu_after);
+    }
+  }
   timing.probe_seconds = std::min(before, speed_.Probe());
   stats_.worker_starts += worker_.starts() - starts_before;
   return timing;

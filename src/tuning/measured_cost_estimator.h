@@ -18,7 +18,11 @@
 // now faster than that by the recall factor measures it again instead of recalling it.
 #pragma once
 
+#include <sys/types.h>
+
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +32,7 @@
 #include "collage/cost_estimator.h"
 #include "runtime/cost_database.h"
 #include "support/progress_bar.h"
+#include "tuning/cpu_usage.h"
 #include "tuning/machine_speed.h"
 #include "tuning/measurement.h"
 #include "tuning/measurement_process.h"
@@ -63,6 +68,9 @@ struct MeasuredCostOptions {
   double recall_factor = 5;
   // The most seconds one estimator waits, in all, for a busy machine to calm down.
   double busy_wait_seconds = 5;
+  // The CPU time used so far by the machine, the worker process given and the tuner (cpu_usage.h),
+  // taken around each request to a running worker; empty: not taken.
+  std::function<std::optional<CpuSnapshot>(pid_t worker)> cpu_snapshot = TakeCpuSnapshot;
 };
 
 struct TuningStats {
@@ -78,8 +86,20 @@ struct TuningStats {
   size_t dominated = 0;      // of the measured ones, stopped after one run: an alternative was far faster
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it
-  // "812 candidates, 430 distinct: 400 from the database, 30 measured (3 invalid) in 12.3 s"
+  // Wall seconds of the requests to a running worker around which CPU snapshots were taken, and the
+  // CPU seconds other processes used during them.
+  double worker_seconds = 0;
+  double other_processes_cpu_seconds = 0;
+  // How many cores other processes kept busy on average while the worker served those requests.
+  double OtherProcessesCores() const {
+    return worker_seconds > 0 ? std::max(0.0, other_processes_cpu_seconds) / worker_seconds : 0;
+  }
+  // "812 candidates, 430 distinct: 400 from the database, 30 measured (3 invalid) in 12.3 s", and a
+  // warning when other processes kept more than kNotableOtherCores cores busy while candidates
+  // were timed (over at least kNotableWorkerSeconds).
   std::string ToString() const;
+  static constexpr double kNotableOtherCores = 0.25;
+  static constexpr double kNotableWorkerSeconds = 1;
 };
 
 struct InvalidCandidate {

@@ -34,6 +34,8 @@ class MeasurementProcess {
 
   // How many worker processes were started so far.
   size_t starts() const { return starts_; }
+  // The current worker's process id; -1 before the first request and after a worker ended.
+  pid_t pid() const { return pid_; }
 
  private:
   void Start();

@@ -270,5 +270,40 @@ TEST_F(MeasuredCostEstimatorTest, AnEstimateTimedDuringABurstIsTakenAgain) {
   EXPECT_EQ(calm.stats().measured, 0u);
 }
 
+// The CPU time other processes used is taken around every request to a running worker (here
+// stand-in snapshots in which the machine gains 1 s per snapshot and the worker and tuner nothing).
+TEST_F(MeasuredCostEstimatorTest, CpuTimeOfOtherProcessesIsTakenAroundTheWorkersRequests) {
+  MeasuredCostOptions options = Options();
+  auto snapshots = std::make_shared<int>(0);
+  options.cpu_snapshot = [snapshots](pid_t worker) -> std::optional<CpuSnapshot> {
+    EXPECT_GT(worker, 0);
+    return CpuSnapshot{static_cast<double>(++*snapshots), 5, 5};
+  };
+  MeasuredCostEstimator tuner(registry_, options, nullptr);
+  Partition(collage_testing::MakeSkip(), Specs({"good", "reference"}), tuner);
+  ASSERT_GT(tuner.stats().measured, 2u);
+  // Every request but the one that started the worker.
+  EXPECT_EQ(static_cast<size_t>(*snapshots), 2 * (tuner.stats().measured - 1));
+  EXPECT_DOUBLE_EQ(tuner.stats().other_processes_cpu_seconds, static_cast<double>(tuner.stats().measured - 1));
+  EXPECT_GT(tuner.stats().worker_seconds, 0.0);
+}
+
+TEST(TuningStatsTest, TheSummaryWarnsWhenOtherProcessesKeptTheCoresBusy) {
+  TuningStats stats;
+  stats.measured = 30;
+  stats.worker_seconds = 4;
+  stats.other_processes_cpu_seconds = 3;
+  EXPECT_NE(stats.ToString().find("; other processes kept 0.75 cores busy while candidates were timed"),
+            std::string::npos)
+      << stats.ToString();
+  stats.other_processes_cpu_seconds = 0.5;  // 0.125 cores: daemons, not a load
+  EXPECT_EQ(stats.ToString().find("other processes"), std::string::npos) << stats.ToString();
+  stats.other_processes_cpu_seconds = -0.2;  // clock ticks counted on either side
+  EXPECT_EQ(stats.OtherProcessesCores(), 0.0);
+  stats.worker_seconds = 0.5;  // too short to judge by whole clock ticks
+  stats.other_processes_cpu_seconds = 0.5;
+  EXPECT_EQ(stats.ToString().find("other processes"), std::string::npos) << stats.ToString();
+}
+
 }  // namespace
 }  // namespace collage
