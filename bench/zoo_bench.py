@@ -145,6 +145,22 @@ def format_spread(spread: Optional[Dict]) -> str:
     return f"{spread['p10']:.2f}-{spread['p90']:.2f}" if spread else "-"
 
 
+# Cores other processes may keep busy while a model is tuned before its row is flagged: collage's
+# tuning line warns above the same share (TuningStats::kNotableOtherCores).
+NOTABLE_OTHER_CORES = 0.25
+
+
+def format_crowded_tunings(rows: List[Dict]) -> str:
+    """A line per model tuned while other processes kept the cores busy: its costs may be too slow."""
+    text = ""
+    for row in rows:
+        cores = row.get("tuning_other_processes_cores")
+        if cores is not None and cores > NOTABLE_OTHER_CORES:
+            text += (f"{row['model']}: tuned while other processes kept {cores:.2f} cores busy: its measured "
+                     f"costs may be too slow (tune again on a quiet machine)\n")
+    return text
+
+
 def format_spreads(rows: List[Dict]) -> str:
     """Per model, the p10-p90 of collage's runs and ORT's, and each ORT batch's median."""
     text = ""
@@ -206,6 +222,7 @@ def format_table(summary: Dict) -> str:
             f"{format_number(geomean[name], 'x')} {name.replace('collage_graph_', '').replace('_', ' ')}"
             for name in GRAPH_SPEEDUPS) + "\n")
     text += format_spreads(rows)
+    text += format_crowded_tunings(rows)
     return text + "latencies in ms (medians); speed-ups are ratios of latencies (the other's / collage's)\n"
 
 

@@ -60,6 +60,9 @@ struct SearchSummary {
   // Of those, costs found in the database but measured again: they had been timed while the
   // machine was busier than it is now.
   size_t busier_machine_candidates = 0;
+  // How many cores other processes kept busy on average while candidates were timed (0 when it
+  // could not be read); above a quarter of a core, the tuning line warns that timings may be too slow.
+  double other_processes_cores = 0;
   std::string cost_database;
   struct InvalidCandidate {
     std::string description;

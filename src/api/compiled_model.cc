@@ -235,6 +235,7 @@ std::optional<SearchSummary> CompiledModel::search() const {
     summary.tuning = placement.tuning->ToString();
     summary.measured_candidates = placement.tuning->measured;
     summary.busier_machine_candidates = placement.tuning->from_busier;
+    summary.other_processes_cores = placement.tuning->OtherProcessesCores();
   }
   summary.cost_database = placement.database_path;
   for (const InvalidCandidate& invalid : placement.invalid) {

@@ -101,6 +101,16 @@ class ZooBenchTest(unittest.TestCase):
         self.assertIn("geomean of collage-graph: 1.25x vs best single, 1.38x vs greedy, 2.50x vs torch, 1.50x vs ort",
                       table)
 
+    def test_a_model_tuned_beside_other_processes_is_flagged(self):
+        crowded = bench_result("resnet50", {"onednn": 40.0}, 44.0, 36.0, 72.0)
+        crowded["tuning_other_processes_cores"] = 0.93
+        quiet = bench_result("gpt2_decoder", {"onednn": 20.0}, 22.0, 20.0, None)
+        quiet["tuning_other_processes_cores"] = 0.05
+        table, _ = self.run_script([crowded, quiet])
+        self.assertIn("resnet50: tuned while other processes kept 0.93 cores busy: its measured costs may be too "
+                      "slow (tune again on a quiet machine)\n", table)
+        self.assertNotIn("gpt2_decoder: tuned while", table)
+
     def test_without_ort_latencies_the_ort_column_says_unavailable(self):
         table, combined = self.run_script([bench_result("resnet50", {"onednn": 40.0}, 44.0, 36.0, 72.0)])
         self.assertIn("ort: unavailable: no ORT latency in the results\n", table)
@@ -146,6 +156,7 @@ class MeasuringTest(unittest.TestCase):
         table, result = self.measure({})
         row = result["models"][0]
         self.assertGreater(row["latency_ms"]["collage"], 0)
+        self.assertGreaterEqual(row["tuning_other_processes_cores"], 0)  # collage bench reports it
         self.assertTrue(table.startswith("cpu: "), table)
         if not ort_is_installed():
             self.assertIn("ort: unavailable: ", table)

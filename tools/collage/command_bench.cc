@@ -127,6 +127,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
         {"collage_estimated_ms", search.op_level_estimated_ms},
         {"additive_error", comparison.additive_error},
         {"measured_candidates", search.measured_candidates},
+        {"tuning_other_processes_cores", search.other_processes_cores},
         {"cost_database", search.cost_database},
     };
     if (search.precision) {
