@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "cpu_line.h"
@@ -60,8 +61,9 @@ int Run(int argc, char** argv) {
   SetInModelCoolDown(in_model);
   MeasurementProcess worker(DefaultMeasurementWorkerPath());
   std::cout << threads << " threads; medians in ms (p10-p90)\n";
-  std::cout << std::left << std::setw(12) << "partition" << std::setw(9) << "backend" << std::setw(12) << "estimated"
-            << std::setw(24) << "back-to-back" << std::setw(24) << "in-model" << "worker\n";
+  std::cout << std::left << std::setw(12) << "partition" << ' ' << std::setw(9) << "backend" << ' ' << std::setw(12)
+            << "estimated" << ' ' << std::setw(24) << "back-to-back" << ' ' << std::setw(24) << "in-model" << ' '
+            << "worker\n";
   const auto format = [](const Measurement& measurement) {
     std::ostringstream text;
     text << std::setprecision(3) << measurement.median_seconds * 1e3 << " (" << measurement.p10_seconds * 1e3 << "-"
@@ -76,9 +78,10 @@ int Run(int argc, char** argv) {
     const Measurement cooled = MeasurePartition(*backend, found->second, compile_options, in_model, 0);
     MeasurementRequest request{planned.backend, found->second, threads, 0, in_model};
     const MeasurementReply reply = worker.Measure(request, 60);
-    std::cout << std::setw(12) << planned.symbol << std::setw(9) << planned.backend << std::setw(12)
-              << planned.estimated_ms << std::setw(24) << format(fast) << std::setw(24) << format(cooled)
-              << (reply.valid ? format(reply.measurement) : "invalid: " + reply.reason) << "\n";
+    // A space after each padded column keeps a long figure from running into the next.
+    std::cout << std::setw(12) << planned.symbol << ' ' << std::setw(9) << planned.backend << ' ' << std::setw(12)
+              << planned.estimated_ms << ' ' << std::setw(24) << format(fast) << ' ' << std::setw(24)
+              << format(cooled) << ' ' << (reply.valid ? format(reply.measurement) : "invalid: " + reply.reason) << "\n";
   }
   return 0;
 }
