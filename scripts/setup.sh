@@ -46,6 +46,8 @@ PACKAGES=(
   libopenblas-dev
   # The measured-cost database (src/runtime/cost_database).
   libsqlite3-dev
+  # The executables' allocator (cmake/CollageAllocator.cmake): gperftools' tcmalloc.
+  libgoogle-perftools-dev
   # The HTML placement report (collage partition --report): graphviz draws the graph at run
   # time; chromium opens the report in its extended test.
   graphviz
