@@ -1,6 +1,8 @@
 #include "collage/cost_estimator.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "ir/structural_equal.h"
 
@@ -77,27 +79,54 @@ double AnalyticCostEstimator::Flops(const CallNode& call) {
   return std::max(input_elements, output_elements);
 }
 
-Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph& sub_graph,
+double AnalyticCostEstimator::ComputeSeconds(const DataflowNode& node, const BackendPerformance& performance) {
+  const auto* call = As<CallNode>(node.expr);
+  if (call == nullptr || call->op() == nullptr) return kNoCompute;
+  auto it = performance.op_efficiency.find(call->op()->name);
+  const double efficiency = it == performance.op_efficiency.end() ? performance.default_efficiency : it->second;
+  if (efficiency <= 0) return std::numeric_limits<double>::quiet_NaN();
+  return Flops(*call) / (performance.peak_flops * efficiency);
+}
+
+void AnalyticCostEstimator::Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
+  (void)candidates;
+  table_ = NodeTable{graph.body(), graph.size(), {}, {}};
+  table_.value_bytes.reserve(graph.size());
+  for (const DataflowNode& node : graph.nodes()) table_.value_bytes.push_back(TypeBytes(node.expr->checked_type()));
+  for (const auto& [backend, performance] : backends_) {
+    std::vector<double>& seconds = table_.compute_seconds[backend];
+    seconds.reserve(graph.size());
+    for (const DataflowNode& node : graph.nodes()) seconds.push_back(ComputeSeconds(node, performance));
+  }
+}
+
+Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const std::string& backend,
                                      const BackendPerformance& performance) const {
+  const bool prepared = table_.body == graph.body() && table_.size == graph.size();
+  const std::vector<double>* table_seconds = nullptr;
+  if (prepared) {
+    auto found = table_.compute_seconds.find(backend);
+    if (found != table_.compute_seconds.end()) table_seconds = &found->second;
+  }
   double compute_seconds = 0;
   bool computes = false;
   bool runnable = true;
   sub_graph.inside().ForEach([&](size_t index) {
-    const auto* call = As<CallNode>(graph.node(index).expr);
-    if (!runnable || call == nullptr || call->op() == nullptr) return;
-    auto it = performance.op_efficiency.find(call->op()->name);
-    const double efficiency = it == performance.op_efficiency.end() ? performance.default_efficiency : it->second;
-    if (efficiency <= 0) {
+    if (!runnable) return;
+    const double seconds = table_seconds ? (*table_seconds)[index] : ComputeSeconds(graph.node(index), performance);
+    if (std::isnan(seconds)) {
       runnable = false;
-      return;
+    } else if (seconds != kNoCompute) {
+      compute_seconds += seconds;
+      computes = true;
     }
-    compute_seconds += Flops(*call) / (performance.peak_flops * efficiency);
-    computes = true;
   });
   if (!runnable) return Cost::Invalid();
   if (!computes) return Cost::Zero();
   double bytes = 0;
-  auto add_bytes = [&](size_t index) { bytes += TypeBytes(graph.node(index).expr->checked_type()); };
+  auto add_bytes = [&](size_t index) {
+    bytes += prepared ? table_.value_bytes[index] : TypeBytes(graph.node(index).expr->checked_type());
+  };
   sub_graph.input().ForEach(add_bytes);
   sub_graph.exit().ForEach(add_bytes);
   return Cost::Seconds(std::max(compute_seconds, bytes / performance.memory_bandwidth) + performance.launch_overhead);
@@ -106,7 +135,7 @@ Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph&
 Cost AnalyticCostEstimator::Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) {
   auto it = backends_.find(candidate.backend());
   if (it == backends_.end()) return Cost::Invalid();
-  const Cost cost = Roofline(graph, candidate.sub_graph(), it->second);
+  const Cost cost = Roofline(graph, candidate.sub_graph(), it->first, it->second);
   return cost.IsKnown() ? cost + Cost::Seconds(BoundaryConversionSeconds(graph, candidate, it->second)) : cost;
 }
 

@@ -67,6 +67,9 @@ class AnalyticCostEstimator final : public CostEstimator {
   explicit AnalyticCostEstimator(std::map<std::string, BackendPerformance> backends)
       : backends_(std::move(backends)) {}
   Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) override;
+  // Tabulates each node's compute time per backend and value bytes for `graph`, which later
+  // estimates of its candidates sum instead of re-deriving them from the types.
+  void Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) override;
 
   // The FLOPs of one type-checked op call (2 per multiply-add for dense, batch_matmul and
   // conv2d; otherwise the larger of the input and output element counts).
@@ -78,9 +81,21 @@ class AnalyticCostEstimator final : public CostEstimator {
                                           const BackendPerformance& performance);
 
  private:
-  Cost Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const BackendPerformance& performance) const;
+  // Per node of the prepared graph: the op call's compute seconds on one backend (NaN where the
+  // backend cannot run the op, kNoCompute where the node is no op call), and its value's bytes.
+  struct NodeTable {
+    Expr body;  // holds the graph's body, so that no other graph's body has its address
+    size_t size = 0;
+    std::map<std::string, std::vector<double>, std::less<>> compute_seconds;
+    std::vector<double> value_bytes;
+  };
+  static constexpr double kNoCompute = -1;
+  static double ComputeSeconds(const DataflowNode& node, const BackendPerformance& performance);
+  Cost Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const std::string& backend,
+                const BackendPerformance& performance) const;
 
   std::map<std::string, BackendPerformance> backends_;
+  NodeTable table_;
 };
 
 }  // namespace collage

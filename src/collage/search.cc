@@ -483,18 +483,20 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
     if (node.expr->kind() == ExprKind::kVar) initial.Add(node.index);
   }
   const std::vector<std::vector<size_t>> starting_at = IndexByFirstInside(graph, candidates);
-  IndexSet coverable = initial;
+  std::vector<bool> coverable(graph.size(), false);
+  initial.ForEach([&](size_t index) { coverable[index] = true; });
   std::vector<PartitionSide> sides;
   std::vector<size_t> side_of_candidate;
   for (const CandidatePartition& candidate : candidates) {
-    coverable |= candidate.sub_graph().inside();
+    candidate.sub_graph().inside().ForEach([&](size_t index) { coverable[index] = true; });
     const PartitionSide side{candidate.spec_name(), candidate.boundary_layouts()};
     auto found = std::find(sides.begin(), sides.end(), side);
     side_of_candidate.push_back(static_cast<size_t>(found - sides.begin()));
     if (found == sides.end()) sides.push_back(side);
   }
-  if (std::optional<size_t> missing = coverable.FirstOutside()) {
-    throw Error("Collage: no partition spec accepts " + DescribeNode(graph, *missing) +
+  if (auto missing = std::find(coverable.begin(), coverable.end(), false); missing != coverable.end()) {
+    throw Error("Collage: no partition spec accepts " +
+                DescribeNode(graph, static_cast<size_t>(missing - coverable.begin())) +
                 "; specs tried: " + JoinNames(spec_names));
   }
 
