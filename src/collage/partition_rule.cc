@@ -5,62 +5,67 @@
 
 #include "backend/precision.h"
 #include "collage/outline_partitions.h"
-#include "support/index_by_hash.h"
 
 namespace collage {
 namespace {
 
-// Candidates without duplicate sub-graphs, in insertion order.
+// Candidates without duplicate sub-graphs, in insertion order, indexed by their first inside
+// node: rules add and look up candidates roughly in node order, so the entries a lookup reads
+// lie near those the previous one read (a hash table would miss the cache on nearly every
+// lookup among a million candidates).
 class CandidateSet {
  public:
   // False (and nothing added) when an equal sub-graph is already present.
   bool Add(CandidatePartition candidate) {
-    const size_t hash = candidate.sub_graph().inside().Hash();
-    const size_t newest = newest_with_hash_.Find(hash);
-    for (size_t index = newest; index != kNone; index = older_with_same_hash_[index]) {
-      if (candidates_[index].sub_graph() == candidate.sub_graph()) return false;
+    const SubGraph& sub_graph = candidate.sub_graph();
+    const size_t hash = sub_graph.inside().Hash();
+    std::vector<Entry>& bucket = BucketOf(sub_graph.inside(), sub_graph.first_inside());
+    for (const Entry& entry : bucket) {
+      if (entry.hash == hash && candidates_[entry.index].sub_graph() == sub_graph) return false;
     }
-    older_with_same_hash_.push_back(newest);
-    newest_with_hash_.Set(hash, candidates_.size());
+    bucket.push_back(Entry{hash, candidates_.size()});
     candidates_.push_back(std::move(candidate));
     return true;
   }
   // Whether first.DisjointUnion(second), of inside set `union_inside`, is present.
-  bool ContainsDisjointUnion(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) const {
-    for (size_t index = newest_with_hash_.Find(union_inside.Hash()); index != kNone;
-         index = older_with_same_hash_[index]) {
-      if (candidates_[index].sub_graph().IsDisjointUnionOf(union_inside, first, second)) return true;
+  bool ContainsDisjointUnion(const IndexSet& union_inside, const SubGraph& first, const SubGraph& second) {
+    const size_t hash = union_inside.Hash();
+    const size_t first_inside = std::min(first.first_inside(), second.first_inside());
+    for (const Entry& entry : BucketOf(union_inside, first_inside)) {
+      if (entry.hash == hash &&
+          candidates_[entry.index].sub_graph().IsDisjointUnionOf(union_inside, first, second)) {
+        return true;
+      }
     }
     return false;
   }
   const std::vector<CandidatePartition>& candidates() const { return candidates_; }
-  // The candidates stably sorted by first inside index (a counting sort: first inside indices
-  // lie below the graph's size, or at it for an empty sub-graph); each is moved once.
+  // The candidates stably sorted by first inside index, each moved once.
   std::vector<CandidatePartition> TakeSorted() {
     std::vector<CandidatePartition> sorted;
-    if (!candidates_.empty()) {
-      std::vector<size_t> position(candidates_.front().sub_graph().inside().size() + 2, 0);
-      for (const CandidatePartition& candidate : candidates_) ++position[candidate.sub_graph().first_inside() + 2];
-      for (size_t i = 2; i < position.size(); ++i) position[i] += position[i - 1];
-      std::vector<size_t> order(candidates_.size());
-      for (size_t index = 0; index < candidates_.size(); ++index) {
-        order[position[candidates_[index].sub_graph().first_inside() + 1]++] = index;
-      }
-      sorted.reserve(candidates_.size());
-      for (size_t index : order) sorted.push_back(std::move(candidates_[index]));
+    sorted.reserve(candidates_.size());
+    for (const std::vector<Entry>& bucket : by_first_inside_) {
+      for (const Entry& entry : bucket) sorted.push_back(std::move(candidates_[entry.index]));
     }
     candidates_.clear();
-    newest_with_hash_.Clear();
-    older_with_same_hash_.clear();
+    by_first_inside_.clear();
     return sorted;
   }
 
  private:
-  static constexpr size_t kNone = IndexByHash::kNone;
+  struct Entry {
+    size_t hash;   // of the inside set
+    size_t index;  // into candidates_
+  };
+  // The bucket of sub-graphs whose first inside node is `first_inside` (the graph's size for an
+  // empty one), `inside` being any of their inside sets.
+  std::vector<Entry>& BucketOf(const IndexSet& inside, size_t first_inside) {
+    if (by_first_inside_.empty()) by_first_inside_.resize(inside.size() + 1);
+    return by_first_inside_.at(first_inside);
+  }
+
   std::vector<CandidatePartition> candidates_;
-  // Candidates with one inside hash form a list: the newest, then each one's older_with_same_hash_.
-  IndexByHash newest_with_hash_;
-  std::vector<size_t> older_with_same_hash_;
+  std::vector<std::vector<Entry>> by_first_inside_;  // per first inside node, in insertion order
 };
 
 IndexSet Singleton(const DataflowGraph& graph, size_t index) {
