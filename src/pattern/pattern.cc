@@ -1,5 +1,8 @@
 #include "pattern/pattern.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "ir/op_registry.h"
 
 namespace collage {
@@ -57,6 +60,53 @@ const Pattern* ConstrainedPattern(const PatternNode& pattern) {
     case PatternKind::kShape: return &static_cast<const ShapePatternNode&>(pattern).pattern;
     case PatternKind::kDType: return &static_cast<const DTypePatternNode&>(pattern).pattern;
     default: return nullptr;
+  }
+}
+
+std::vector<const OpDef*> OpsEveryMatchCalls(const Pattern& pattern) {
+  using Ops = std::vector<const OpDef*>;
+  auto both = [](Ops first, const Ops& second) {
+    first.insert(first.end(), second.begin(), second.end());
+    std::sort(first.begin(), first.end());
+    first.erase(std::unique(first.begin(), first.end()), first.end());
+    return first;
+  };
+  auto common = [](const Ops& first, const Ops& second) {
+    Ops shared;
+    std::set_intersection(first.begin(), first.end(), second.begin(), second.end(), std::back_inserter(shared));
+    return shared;
+  };
+  if (!pattern) return {};
+  if (const Pattern* constrained = ConstrainedPattern(*pattern.get())) return OpsEveryMatchCalls(*constrained);
+  switch (pattern.kind()) {
+    case PatternKind::kOp: return {pattern.As<OpPatternNode>()->op};
+    case PatternKind::kCall: {
+      const auto* call = pattern.As<CallPatternNode>();
+      Ops ops = OpsEveryMatchCalls(call->callee);
+      for (const Pattern& arg : call->args) ops = both(std::move(ops), OpsEveryMatchCalls(arg));
+      return ops;
+    }
+    case PatternKind::kTuple: {
+      Ops ops;
+      for (const Pattern& field : pattern.As<TuplePatternNode>()->fields) {
+        ops = both(std::move(ops), OpsEveryMatchCalls(field));
+      }
+      return ops;
+    }
+    case PatternKind::kTupleGetItem: return OpsEveryMatchCalls(pattern.As<TupleGetItemPatternNode>()->tuple);
+    case PatternKind::kAlternative: {
+      const auto* alternative = pattern.As<AlternativePatternNode>();
+      return common(OpsEveryMatchCalls(alternative->left), OpsEveryMatchCalls(alternative->right));
+    }
+    case PatternKind::kOptional: {
+      const auto* optional = pattern.As<OptionalPatternNode>();
+      return common(OpsEveryMatchCalls(optional->call), OpsEveryMatchCalls(optional->pass_through()));
+    }
+    case PatternKind::kDominator: {
+      const auto* dominator = pattern.As<DominatorPatternNode>();
+      return both(OpsEveryMatchCalls(dominator->parent), OpsEveryMatchCalls(dominator->child));
+    }
+    default: return {};
   }
 }
 

@@ -270,6 +270,12 @@ const Pattern* ConstrainedPattern(const PatternNode& pattern);
 // there is none.
 const CallPatternNode* UnderlyingCall(const Pattern& pattern);
 
+// Ops that every match of `pattern` calls somewhere among the nodes it matches (inside nodes
+// and inputs alike), sorted by address: the ops of its call patterns, except where an
+// alternative or an optional call leaves a match without them. A graph lacking one of them
+// has no match.
+std::vector<const OpDef*> OpsEveryMatchCalls(const Pattern& pattern);
+
 // A pattern with the name a backend gives it, e.g. "onednn.conv2d_bias_relu", and where it
 // was defined when it came from text.
 struct LabelledPattern {

@@ -211,6 +211,11 @@ class PatternMatcher::Impl {
     index_.reserve(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i].get(), static_cast<NodeIndex>(i));
     memo_.reserve(nodes_.size());
+    for (const Expr& node : nodes_) {
+      if (const auto* call = As<CallNode>(node); call != nullptr && call->op() != nullptr) {
+        ops_called_.insert(call->op());
+      }
+    }
   }
 
   const std::vector<Expr>& nodes() const { return nodes_; }
@@ -218,6 +223,7 @@ class PatternMatcher::Impl {
   std::vector<PatternMatch> FindAll(const Pattern& pattern, const MatchPredicate& predicate) {
     Keep(pattern);
     std::vector<PatternMatch> matches;
+    if (!CallsEveryOpOf(pattern)) return matches;
     for (size_t i = 0; i < nodes_.size(); ++i) {
       if (!IsDataflowRoot(*nodes_[i])) continue;
       AppendMatchesAt(*pattern, static_cast<NodeIndex>(i), predicate, matches);
@@ -232,6 +238,7 @@ class PatternMatcher::Impl {
       throw Error("MatchesAt: the root " + DescribeExpr(*root) + " is not a node of the graph");
     }
     std::vector<PatternMatch> matches;
+    if (!CallsEveryOpOf(pattern)) return matches;
     AppendMatchesAt(*pattern, found->second, predicate, matches);
     return matches;
   }
@@ -240,6 +247,18 @@ class PatternMatcher::Impl {
   void Keep(const Pattern& pattern) {
     Check(pattern != Pattern(), "pattern matching needs a pattern, got a null pattern");
     if (kept_pattern_nodes_.insert(pattern.get()).second) kept_patterns_.push_back(pattern);
+  }
+
+  // Whether the graph calls every op that each match of `pattern` calls (when not, it has no
+  // match, and trying every node would only find that out at length).
+  bool CallsEveryOpOf(const Pattern& pattern) {
+    auto [known, inserted] = calls_every_op_of_.try_emplace(pattern.get(), false);
+    if (inserted) {
+      const std::vector<const OpDef*> required = OpsEveryMatchCalls(pattern);
+      known->second = std::all_of(required.begin(), required.end(),
+                                  [&](const OpDef* op) { return ops_called_.count(op) > 0; });
+    }
+    return known->second;
   }
 
   void AppendMatchesAt(const PatternNode& pattern, NodeIndex root, const MatchPredicate& predicate,
@@ -466,6 +485,8 @@ class PatternMatcher::Impl {
   std::vector<Pattern> kept_patterns_;
   std::unordered_set<const PatternNode*> kept_pattern_nodes_;
   std::unordered_map<MemoKey, Partials, MemoKeyHash> memo_;  // the attempts that matched
+  std::unordered_set<const OpDef*> ops_called_;  // by some call among nodes_
+  std::unordered_map<const PatternNode*, bool> calls_every_op_of_;  // patterns kept
   // Per pattern node, one bit per graph node where it was tried and failed: most attempts fail
   // (on a 100,000-op chain, every activation is tried as the root of each pattern ending in one),
   // and a bit costs far less than a memo entry.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ir/type_inference.h"
 #include "pattern/attr_constraint.h"
 #include "pattern/pattern_matcher.h"
@@ -197,6 +199,37 @@ TEST(PatternTest, TypeShapeAndDTypeConstraintsNeedCheckedTypes) {
       IsTuple({Wildcard(), Wildcard()}).HasType(TupleType({F32({1, 3, 4, 4}), TensorType(DType::kI64, {2})}));
   EXPECT_TRUE(MatchesPattern(pair_type, function->body));
   EXPECT_FALSE(MatchesPattern(IsTuple({Wildcard(), Wildcard()}).HasDType(DType::kF32), function->body));
+}
+
+std::vector<std::string> OpNamesOf(const std::vector<const OpDef*>& ops) {
+  std::vector<std::string> names;
+  for (const OpDef* op : ops) names.push_back(op->name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(PatternTest, OpsEveryMatchCallsLeavesOutWhatAnAlternativeOrOptionalMaySkip) {
+  using Names = std::vector<std::string>;
+  const Pattern conv = IsOp("nn.conv2d")(Wildcard(), IsConstant());
+  EXPECT_EQ(OpNamesOf(OpsEveryMatchCalls(IsOp("nn.relu")(IsOp("add")(conv, IsConstant())))),
+            (Names{"add", "nn.conv2d", "nn.relu"}));
+  EXPECT_EQ(OpNamesOf(OpsEveryMatchCalls(IsOp("nn.relu")(conv) | IsOp("tanh")(conv))), (Names{"nn.conv2d"}));
+  EXPECT_EQ(OpNamesOf(OpsEveryMatchCalls(IsOptional(IsOp("nn.relu")(conv)))), (Names{"nn.conv2d"}));
+  EXPECT_EQ(OpNamesOf(OpsEveryMatchCalls(HasDType(IsTupleGetItem(IsTuple({conv, Wildcard()}), 0), DType::kF32))),
+            (Names{"nn.conv2d"}));
+  EXPECT_EQ(OpNamesOf(OpsEveryMatchCalls(Dominates(conv, IsOp("nn.relu")(Wildcard()), IsOp("add")(Wildcard(), Wildcard())))),
+            (Names{"add", "nn.conv2d"}));
+  EXPECT_TRUE(OpsEveryMatchCalls(Wildcard() | IsOp("tanh")(Wildcard())).empty());
+}
+
+TEST(PatternTest, MatchesNeedNoOpThatAnAlternativeOrOptionalSkips) {
+  Var x = TensorVar("x");
+  const Function tanh_only = MakeFunction({x}, CallOp("tanh", {x}));
+  InferType(tanh_only);
+  // The graph calls no relu: patterns that need one find nothing, those that may skip it match.
+  EXPECT_TRUE(FindAllMatches(IsOp("nn.relu")(IsOp("tanh")(Wildcard())), tanh_only).empty());
+  EXPECT_EQ(FindAllMatches(IsOp("nn.relu")(Wildcard()) | IsOp("tanh")(Wildcard()), tanh_only).size(), 1u);
+  EXPECT_EQ(FindAllMatches(IsOptional(IsOp("nn.relu")(IsOp("tanh")(Wildcard()))), tanh_only).size(), 1u);
 }
 
 }  // namespace
