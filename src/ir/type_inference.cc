@@ -131,7 +131,12 @@ Type InferNode(const ExprNode& node) {
 }  // namespace
 
 Type InferType(const Expr& expr) {
-  for (const Expr& node : PostOrder(expr)) node->set_checked_type(InferNode(*node));
+  // Nodes are typed children first and never change, so every node below a typed node is typed
+  // too: after a rewrite only the new nodes are visited.
+  auto typed = [](const ExprNode& node) { return node.checked_type() != nullptr; };
+  for (const Expr& node : PostOrderLeavingOut(expr, /*enter_functions=*/true, typed)) {
+    node->set_checked_type(InferNode(*node));
+  }
   return expr->checked_type();
 }
 

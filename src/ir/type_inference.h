@@ -9,7 +9,9 @@
 namespace collage {
 
 // Infers types for every node reachable from `expr` and returns the type of `expr`.
-// Variables must carry a type annotation. Nodes already typed are re-checked.
+// Variables must carry a type annotation. A node already typed is taken as typed, with every
+// node below it: nodes are typed children first and never change, so only nodes that a rewrite
+// made are inferred.
 Type InferType(const Expr& expr);
 void InferType(const Module& module);
 // Types one node whose operands are already typed (e.g. while building a graph bottom-up),

@@ -35,6 +35,11 @@ Expr ChildAt(const ExprNode& node, size_t i) {
 }  // namespace
 
 std::vector<Expr> PostOrder(const Expr& root, bool enter_functions) {
+  return PostOrderLeavingOut(root, enter_functions, nullptr);
+}
+
+std::vector<Expr> PostOrderLeavingOut(const Expr& root, bool enter_functions,
+                                      const std::function<bool(const ExprNode&)>& leave_out) {
   std::vector<Expr> order;
   PointerSet done;
   // The children are read from the node one at a time, so a frame allocates nothing.
@@ -45,7 +50,7 @@ std::vector<Expr> PostOrder(const Expr& root, bool enter_functions) {
   };
   std::vector<Frame> stack;
   auto push = [&](const Expr& node) {
-    if (!done.Insert(node.get())) return;
+    if (!done.Insert(node.get()) || (leave_out && leave_out(*node))) return;
     const bool opaque = !enter_functions && node != root && node->kind() == ExprKind::kFunction;
     stack.push_back(Frame{node, opaque ? 0 : ChildCount(*node)});
   };

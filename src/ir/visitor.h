@@ -3,6 +3,7 @@
 // not by the call stack. Each node is visited once however many users it has.
 #pragma once
 
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace collage {
 // canonical order (see Children). With `enter_functions` false, a nested function node is
 // listed but its parameters and body are not (the root itself is always entered).
 std::vector<Expr> PostOrder(const Expr& root, bool enter_functions = true);
+// PostOrder without the nodes for which `leave_out` holds and without walking below them
+// (their children are listed only when reachable another way).
+std::vector<Expr> PostOrderLeavingOut(const Expr& root, bool enter_functions,
+                                      const std::function<bool(const ExprNode&)>& leave_out);
 
 // Visits each reachable node once in post-order; override the hooks you need.
 class ExprVisitor {

@@ -27,6 +27,17 @@ TEST(TypeInferenceTest, TypesEveryNode) {
   EXPECT_TRUE(TypeEqual(function->body->checked_type(), F32({1, 4, 6, 5})));
 }
 
+TEST(TypeInferenceTest, ARewriteTypesItsNewNodesOnly) {
+  Var x = MakeVar("x", F32({4}));
+  Expr relu = CallOp("nn.relu", {x});
+  InferType(relu);
+  const TypeNode* relu_type = relu->checked_type().get();
+  Expr add = CallOp("add", {relu, CallOp("tanh", {relu})});
+  EXPECT_TRUE(TypeEqual(InferType(add), F32({4})));
+  EXPECT_TRUE(TypeEqual(add->checked_type(), F32({4})));
+  EXPECT_EQ(relu->checked_type().get(), relu_type);  // kept, not inferred again
+}
+
 TEST(TypeInferenceTest, TuplesAndProjections) {
   Var x = MakeVar("x", F32({2}));
   Var y = MakeVar("y", TensorType(DType::kI64, {3}));

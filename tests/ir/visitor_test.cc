@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <unordered_map>
 
 #include "ir/structural_equal.h"
@@ -36,6 +38,23 @@ void RecursivePostOrder(const Expr& node, const Expr& root, bool enter_functions
     for (const Expr& child : Children(*node)) RecursivePostOrder(child, root, enter_functions, done, order);
   }
   order.push_back(node);
+}
+
+TEST(PostOrderTest, LeavingOutANodeSkipsWhatOnlyItReaches) {
+  Var x = MakeVar("x", F32({4}));
+  Var y = MakeVar("y", F32({4}));
+  Expr tanh = CallOp("tanh", {y});
+  Expr relu = CallOp("nn.relu", {CallOp("add", {x, tanh})});
+  Expr root = CallOp("multiply", {relu, x});
+  std::vector<Expr> order =
+      PostOrderLeavingOut(root, true, [&](const ExprNode& node) { return &node == relu.get(); });
+  auto listed = [&](const Expr& node) { return std::find(order.begin(), order.end(), node) != order.end(); };
+  EXPECT_FALSE(listed(relu));
+  EXPECT_FALSE(listed(tanh));  // reached only through relu
+  EXPECT_FALSE(listed(y));
+  EXPECT_TRUE(listed(x));  // reached from root too
+  EXPECT_EQ(order.back(), root);
+  EXPECT_EQ(PostOrderLeavingOut(root, true, nullptr).size(), PostOrder(root).size());
 }
 
 TEST(PostOrderTest, AgreesWithTheRecursiveOrderOnRandomGraphs) {
