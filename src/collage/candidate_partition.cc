@@ -34,7 +34,8 @@ Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator
 }
 
 std::string CandidatePartition::ToString() const {
-  std::string text = "spec=" + spec_name_ + " backend=" + backend_ + " rule=" + rule_name_ + " " + sub_graph_.ToString();
+  std::string text =
+      "spec=" + spec_name() + " backend=" + backend() + " rule=" + rule_name() + " " + sub_graph_.ToString();
   if (cost_) text += " cost=" + cost_->ToString();
   return text;
 }

@@ -2,6 +2,7 @@
 // with the rule that found it. Its cost is estimated on first request and then kept.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -13,19 +14,29 @@ namespace collage {
 
 class CostEstimator;
 
+// Where candidates come from: a partition spec, its backend and the rule that found them. One
+// origin is shared by every candidate a rule finds in one enumeration.
+struct CandidateOrigin {
+  std::string spec_name;
+  std::string backend;
+  std::string rule_name;
+};
+
 class CandidatePartition {
  public:
+  CandidatePartition(SubGraph sub_graph, std::shared_ptr<const CandidateOrigin> origin)
+      : sub_graph_(std::move(sub_graph)), origin_(std::move(origin)) {}
   CandidatePartition(SubGraph sub_graph, std::string spec_name, std::string backend, std::string rule_name)
-      : sub_graph_(std::move(sub_graph)),
-        spec_name_(std::move(spec_name)),
-        backend_(std::move(backend)),
-        rule_name_(std::move(rule_name)) {}
+      : CandidatePartition(std::move(sub_graph),
+                           std::make_shared<const CandidateOrigin>(
+                               CandidateOrigin{std::move(spec_name), std::move(backend), std::move(rule_name)})) {}
 
   const SubGraph& sub_graph() const { return sub_graph_; }
   SubGraph TakeSubGraph() && { return std::move(sub_graph_); }
-  const std::string& spec_name() const { return spec_name_; }
-  const std::string& backend() const { return backend_; }
-  const std::string& rule_name() const { return rule_name_; }
+  const std::shared_ptr<const CandidateOrigin>& origin() const { return origin_; }
+  const std::string& spec_name() const { return origin_->spec_name; }
+  const std::string& backend() const { return origin_->backend; }
+  const std::string& rule_name() const { return origin_->rule_name; }
   // The layouts of its Primitive wrapping's boundary (plain when unwrapped or unset).
   PartitionLayouts boundary_layouts() const;
   // The precision its Primitive wrapping computes in (f32 when unwrapped or unset).
@@ -42,9 +53,7 @@ class CandidatePartition {
 
  private:
   SubGraph sub_graph_;
-  std::string spec_name_;
-  std::string backend_;
-  std::string rule_name_;
+  std::shared_ptr<const CandidateOrigin> origin_;  // never null
   mutable std::optional<Cost> cost_;
 };
 

@@ -106,40 +106,42 @@ std::string PartitionRule::ToString(int indent) const {
   return text;
 }
 
-CandidatePartition PartitionRule::MakeCandidate(const PartitionSpec& spec, SubGraph sub_graph,
-                                                const std::string& rule_name) const {
-  return CandidatePartition(std::move(sub_graph), spec.name, spec.backend, rule_name);
+std::shared_ptr<const CandidateOrigin> PartitionRule::Origin(const PartitionSpec& spec, const std::string& rule_name) {
+  return std::make_shared<const CandidateOrigin>(CandidateOrigin{spec.name, spec.backend, rule_name});
 }
 
 std::vector<CandidatePartition> OpPredicatePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                         const PartitionSpec& spec) const {
+  const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   std::vector<CandidatePartition> candidates;
   for (const DataflowNode& node : graph.nodes()) {
     const auto* call = As<CallNode>(node.expr);
     if (call == nullptr || call->op() == nullptr || !predicate_(*call)) continue;
-    candidates.push_back(MakeCandidate(spec, SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), name()));
+    candidates.emplace_back(SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), origin);
   }
   return candidates;
 }
 
 std::vector<CandidatePartition> OpCallByKindPartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                          const PartitionSpec& spec) const {
+  const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   std::vector<CandidatePartition> candidates;
   for (const DataflowNode& node : graph.nodes()) {
     const auto* call = As<CallNode>(node.expr);
     if (call == nullptr || call->op() == nullptr) continue;
-    candidates.push_back(MakeCandidate(spec, SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), name()));
+    candidates.emplace_back(SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), origin);
   }
   return candidates;
 }
 
 std::vector<CandidatePartition> HostPartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                  const PartitionSpec& spec) const {
+  const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   std::vector<CandidatePartition> candidates;
   for (const DataflowNode& node : graph.nodes()) {
     const ExprKind kind = node.expr->kind();
     if (kind != ExprKind::kTuple && kind != ExprKind::kTupleGetItem && kind != ExprKind::kConstant) continue;
-    candidates.push_back(MakeCandidate(spec, SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), name()));
+    candidates.emplace_back(SubGraph(graph, Singleton(graph, node.index), OpLabel(node)), origin);
   }
   return candidates;
 }
@@ -149,12 +151,13 @@ std::vector<CandidatePartition> CompositePartitionRule::AllCandidates(const Data
   const SubGraphConfig single_value{.max_exits = 1, .allow_taps = false, .max_depth = 0};
   const auto attrs = std::make_shared<const Attrs>(Attrs{{attr::kComposite, name()}});
   const JoinedLabel label(name());
+  const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   std::vector<CandidatePartition> candidates;
   for (CandidatePartition& sub : sub_rule_->AllCandidates(graph, spec)) {
     if (!sub.sub_graph().IsValid(graph, single_value)) continue;
     SubGraph wrapped = SubGraph::Wrapping(std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph()), attrs)
                            .WithLabel(graph, label);
-    candidates.push_back(MakeCandidate(spec, std::move(wrapped), name()));
+    candidates.emplace_back(std::move(wrapped), origin);
   }
   return candidates;
 }
@@ -220,7 +223,9 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
   std::vector<CandidatePartition> candidates;
   candidates.reserve(subs.size());
   for (CandidatePartition& sub : subs) {
-    const std::string rule_name = sub.rule_name();
+    // The sub-rule found it for this spec: its origin names the rule.
+    std::shared_ptr<const CandidateOrigin> origin = sub.origin();
+    if (origin->spec_name != spec.name || origin->backend != spec.backend) origin = Origin(spec, origin->rule_name);
     const auto inner = std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph());
     std::vector<DType> precisions = {DType::kF32};
     std::optional<std::vector<double>> ranges;
@@ -239,7 +244,7 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
           variant.Set(attr::kActivationRanges, *ranges);
           attrs = std::make_shared<const Attrs>(std::move(variant));
         }
-        candidates.push_back(MakeCandidate(spec, SubGraph::Wrapping(inner, std::move(attrs)), rule_name));
+        candidates.emplace_back(SubGraph::Wrapping(inner, std::move(attrs)), origin);
       }
     }
   }
@@ -295,6 +300,7 @@ bool CombinePartitionRule::MayJoin(const DataflowGraph& graph, const SubGraph& u
 
 std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                     const PartitionSpec& spec) const {
+  const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   CandidateSet set;
   std::vector<std::vector<size_t>> containing(graph.size());  // candidates with the node inside
   size_t most_containing = 0;  // the largest containing[node].size()
@@ -334,7 +340,7 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
       invalid_insides.insert(std::move(union_inside));
       return;
     }
-    add(MakeCandidate(spec, std::move(joined), name()));
+    add(CandidatePartition(std::move(joined), origin));
   };
   for (size_t frontier_begin = 0; frontier_begin < set.candidates().size();) {
     const size_t frontier_end = set.candidates().size();

@@ -62,7 +62,8 @@ class PartitionRule {
   // The rule's own line, without indentation or newline.
   virtual std::string Describe() const = 0;
   virtual std::vector<const PartitionRule*> SubRules() const { return {}; }
-  CandidatePartition MakeCandidate(const PartitionSpec& spec, SubGraph sub_graph, const std::string& rule_name) const;
+  // The origin of candidates that rule `rule_name` finds for `spec`.
+  static std::shared_ptr<const CandidateOrigin> Origin(const PartitionSpec& spec, const std::string& rule_name);
 
  private:
   std::string name_;

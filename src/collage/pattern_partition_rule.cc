@@ -11,12 +11,13 @@ DFPatternPartitionRule::DFPatternPartitionRule(std::string name, Pattern pattern
 
 std::vector<CandidatePartition> DFPatternPartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                       const PartitionSpec& spec) const {
+  const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   std::vector<CandidatePartition> candidates;
   for (const PatternMatch& match : graph.FindAllMatches(pattern_, predicate_)) {
     if (match.inside.empty()) continue;
     IndexSet inside(graph.size());
     for (const Expr& expr : match.inside) inside.Add(graph.IndexOf(expr.get()));
-    candidates.push_back(MakeCandidate(spec, SubGraph(graph, std::move(inside), name()), name()));
+    candidates.emplace_back(SubGraph(graph, std::move(inside), name()), origin);
   }
   return candidates;
 }
