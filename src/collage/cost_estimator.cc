@@ -90,7 +90,7 @@ double AnalyticCostEstimator::ComputeSeconds(const DataflowNode& node, const Bac
 
 void AnalyticCostEstimator::Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
   (void)candidates;
-  table_ = NodeTable{graph.body(), graph.size(), {}, {}};
+  table_ = NodeTable{graph.body(), {}, {}};
   table_.value_bytes.reserve(graph.size());
   for (const DataflowNode& node : graph.nodes()) table_.value_bytes.push_back(TypeBytes(node.expr->checked_type()));
   for (const auto& [backend, performance] : backends_) {
@@ -102,7 +102,7 @@ void AnalyticCostEstimator::Prepare(const DataflowGraph& graph, const std::vecto
 
 Cost AnalyticCostEstimator::Roofline(const DataflowGraph& graph, const SubGraph& sub_graph, const std::string& backend,
                                      const BackendPerformance& performance) const {
-  const bool prepared = table_.body == graph.body() && table_.size == graph.size();
+  const bool prepared = table_.body != nullptr && table_.body == graph.body();
   const std::vector<double>* table_seconds = nullptr;
   if (prepared) {
     auto found = table_.compute_seconds.find(backend);

@@ -85,7 +85,6 @@ class AnalyticCostEstimator final : public CostEstimator {
   // backend cannot run the op, kNoCompute where the node is no op call), and its value's bytes.
   struct NodeTable {
     Expr body;  // holds the graph's body, so that no other graph's body has its address
-    size_t size = 0;
     std::map<std::string, std::vector<double>, std::less<>> compute_seconds;
     std::vector<double> value_bytes;
   };

@@ -223,9 +223,8 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
   std::vector<CandidatePartition> candidates;
   candidates.reserve(subs.size());
   for (CandidatePartition& sub : subs) {
-    // The sub-rule found it for this spec: its origin names the rule.
-    std::shared_ptr<const CandidateOrigin> origin = sub.origin();
-    if (origin->spec_name != spec.name || origin->backend != spec.backend) origin = Origin(spec, origin->rule_name);
+    // The sub-rule found it for this spec, so its origin (naming that rule) is the wrapping's too.
+    const std::shared_ptr<const CandidateOrigin> origin = sub.origin();
     const auto inner = std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph());
     std::vector<DType> precisions = {DType::kF32};
     std::optional<std::vector<double>> ranges;
