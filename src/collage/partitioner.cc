@@ -92,10 +92,38 @@ PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacemen
   result.total = searched ? placement.search.total : PlacementCost(placement.graph, chosen, estimator, options.search);
   result.stats = placement.search.stats;
   result.chosen = std::move(chosen);
-  result.function = OutlinePartitions(function, placement.graph, result.chosen, names, &result.symbols);
-  if (options.explain) {
-    result.explanation = ExplainPlacement(placement.graph, placement.candidates, placement.search, estimator);
+  // Explaining reads the candidates and asks the estimator; outlining touches neither, so with a
+  // second thread the two run side by side.
+  std::optional<Explanation> explanation;
+  std::exception_ptr explain_error;
+  auto explain = [&] {
+    try {
+      explanation = ExplainPlacement(placement.graph, placement.candidates, placement.search, estimator);
+    } catch (...) {
+      explain_error = std::current_exception();
+    }
+  };
+  std::optional<std::thread> explainer;
+  if (options.explain && options.threads > 1) {
+    try {
+      explainer.emplace(explain);
+    } catch (const std::system_error&) {
+      // no thread to be had: explained below, after outlining
+    }
   }
+  try {
+    result.function = OutlinePartitions(function, placement.graph, result.chosen, names, &result.symbols);
+  } catch (...) {
+    if (explainer) explainer->join();
+    throw;
+  }
+  if (explainer) {
+    explainer->join();
+  } else if (options.explain) {
+    explain();
+  }
+  if (explain_error) std::rethrow_exception(explain_error);
+  result.explanation = std::move(explanation);
   return result;
 }
 
