@@ -301,16 +301,19 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
                                                                     const PartitionSpec& spec) const {
   const std::shared_ptr<const CandidateOrigin> origin = Origin(spec, name());
   CandidateSet set;
-  std::vector<std::vector<size_t>> containing(graph.size());  // candidates with the node inside
-  size_t most_containing = 0;  // the largest containing[node].size()
+  // A candidate disjoint from another and fed by it has each node so fed among its entries, and
+  // one feeding another has each feeding node among its exits: partners are found by those.
+  std::vector<std::vector<size_t>> entering(graph.size());  // candidates with the node an entry
+  std::vector<std::vector<size_t>> exiting(graph.size());   // candidates with the node an exit
+  std::vector<size_t> containing(graph.size(), 0);          // how many candidates hold the node
+  size_t most_containing = 0;                               // the largest containing[node]
   auto add = [&](CandidatePartition candidate) {
     const size_t index = set.candidates().size();
-    const std::vector<size_t> inside = candidate.sub_graph().inside().ToVector();
     if (!set.Add(std::move(candidate))) return;
-    for (size_t node : inside) {
-      containing[node].push_back(index);
-      most_containing = std::max(most_containing, containing[node].size());
-    }
+    const SubGraph& added = set.candidates()[index].sub_graph();
+    added.inside().ForEach([&](size_t node) { most_containing = std::max(most_containing, ++containing[node]); });
+    added.entry().ForEach([&](size_t node) { entering[node].push_back(index); });
+    added.exit().ForEach([&](size_t node) { exiting[node].push_back(index); });
   };
   for (CandidatePartition& candidate : sub_rule_->AllCandidates(graph, spec)) add(std::move(candidate));
 
@@ -320,7 +323,7 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
     if (most_containing < kMaxCandidatesPerNode) return false;
     for (std::optional<size_t> node = sub_graph.inside().FirstInside(); node;
          node = sub_graph.inside().FirstInside(*node + 1)) {
-      if (containing[*node].size() >= kMaxCandidatesPerNode) return true;
+      if (containing[*node] >= kMaxCandidatesPerNode) return true;
     }
     return false;
   };
@@ -351,13 +354,13 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
       const std::vector<size_t> outputs = set.candidates()[current].sub_graph().output().ToVector();
       const std::vector<size_t> inputs = set.candidates()[current].sub_graph().input().ToVector();
       for (size_t node : outputs) {
-        for (size_t k = 0; k < containing[node].size(); ++k) {
-          if (!tried_already(containing[node][k])) try_join(current, containing[node][k]);
+        for (size_t k = 0; k < entering[node].size(); ++k) {
+          if (!tried_already(entering[node][k])) try_join(current, entering[node][k]);
         }
       }
       for (size_t node : inputs) {
-        for (size_t k = 0; k < containing[node].size(); ++k) {
-          if (!tried_already(containing[node][k])) try_join(containing[node][k], current);
+        for (size_t k = 0; k < exiting[node].size(); ++k) {
+          if (!tried_already(exiting[node][k])) try_join(exiting[node][k], current);
         }
       }
     }
