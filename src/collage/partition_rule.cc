@@ -274,11 +274,45 @@ std::string OnlyValidPartitionRule::Describe() const {
   return "OnlyValidPartitionRule(" + name() + ", " + SubGraphConfigToString(config_) + ")";
 }
 
+namespace {
+
+// Whether `candidates` are ordered by first inside node and no two are equal, judged only where
+// that is cheap: false when a run of equal first nodes is too long to compare pairwise.
+bool AreSortedAndDistinct(const std::vector<CandidatePartition>& candidates) {
+  constexpr size_t kLongestRunCompared = 8;
+  for (size_t begin = 0; begin < candidates.size();) {
+    const size_t first = candidates[begin].sub_graph().first_inside();
+    size_t end = begin + 1;
+    while (end < candidates.size() && candidates[end].sub_graph().first_inside() == first) ++end;
+    if (end < candidates.size() && candidates[end].sub_graph().first_inside() < first) return false;
+    if (end - begin > kLongestRunCompared) return false;
+    for (size_t i = begin; i < end; ++i) {
+      for (size_t j = begin; j < i; ++j) {
+        if (candidates[i].sub_graph() == candidates[j].sub_graph()) return false;
+      }
+    }
+    begin = end;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<CandidatePartition> UnionPartitionRule::AllCandidates(const DataflowGraph& graph,
                                                                   const PartitionSpec& spec) const {
-  CandidateSet set;
+  std::vector<std::vector<CandidatePartition>> results;
   for (const PartitionRulePtr& sub_rule : sub_rules_) {
-    for (CandidatePartition& candidate : sub_rule->AllCandidates(graph, spec)) set.Add(std::move(candidate));
+    std::vector<CandidatePartition> result = sub_rule->AllCandidates(graph, spec);
+    if (!result.empty()) results.push_back(std::move(result));
+  }
+  if (results.empty()) return {};
+  // One sub-rule's list, already in order and without repeats, is its own union: the common case
+  // (a pattern table matching nothing beside the op rules) then skips hashing every candidate.
+  if (results.size() == 1 && AreSortedAndDistinct(results.front())) return std::move(results.front());
+  CandidateSet set;
+  for (std::vector<CandidatePartition>& result : results) {
+    for (CandidatePartition& candidate : result) set.Add(std::move(candidate));
+    result = {};
   }
   return set.TakeSorted();
 }

@@ -111,6 +111,44 @@ TEST(PartitionRuleTest, CompositePrimitiveUnionAndOnlyValid) {
   EXPECT_EQ(SpecOf(shallow).AllCandidates(graph).size(), 3u);
 }
 
+// Returns the sub-graphs with the given inside sets, in the given order (repeats included).
+class ListedPartitionRule final : public PartitionRule {
+ public:
+  explicit ListedPartitionRule(std::vector<std::vector<size_t>> insides)
+      : PartitionRule("listed"), insides_(std::move(insides)) {}
+  std::vector<CandidatePartition> AllCandidates(const DataflowGraph& graph, const PartitionSpec& spec) const override {
+    std::vector<CandidatePartition> candidates;
+    for (const std::vector<size_t>& inside : insides_) {
+      candidates.emplace_back(SubGraph(graph, IndexSet(graph.size(), inside)), Origin(spec, name()));
+    }
+    return candidates;
+  }
+
+ protected:
+  std::string Describe() const override { return "ListedPartitionRule"; }
+
+ private:
+  std::vector<std::vector<size_t>> insides_;
+};
+
+TEST(PartitionRuleTest, UnionOfOneRuleStillSortsAndRemovesRepeats) {
+  const DataflowGraph graph = GraphOf(collage_testing::MakeUnaryChain());  // x relu tanh exp
+  auto union_of = [&](std::vector<std::vector<size_t>> insides) {
+    return Insides(SpecOf(std::make_shared<UnionPartitionRule>(
+                              "u", std::vector<PartitionRulePtr>{std::make_shared<ListedPartitionRule>(insides)}))
+                       .AllCandidates(graph));
+  };
+  // Already sorted and distinct: kept as it is.
+  EXPECT_EQ(union_of({{1}, {1, 2}, {2}, {3}}), std::vector<std::string>({"{1}", "{1, 2}", "{2}", "{3}"}));
+  // Out of order by first node: stably sorted.
+  EXPECT_EQ(union_of({{2, 3}, {1}, {3}, {1, 2}}), std::vector<std::string>({"{1}", "{1, 2}", "{2, 3}", "{3}"}));
+  // Repeats, next to each other or not: the first kept.
+  EXPECT_EQ(union_of({{1}, {1, 2}, {1}, {2}, {2}}), std::vector<std::string>({"{1}", "{1, 2}", "{2}"}));
+  // A run of equal first nodes too long to compare pairwise still loses its repeat.
+  std::vector<std::vector<size_t>> long_run(12, std::vector<size_t>{1});
+  EXPECT_EQ(union_of(long_run), std::vector<std::string>({"{1}"}));
+}
+
 TEST(PartitionRuleTest, HostRuleAndTreePrinting) {
   const DataflowGraph graph = GraphOf(testing::MakeConvBiasRelu());
   EXPECT_EQ(MakeHostSpec().AllCandidates(graph).size(), 2u);  // the two constants
