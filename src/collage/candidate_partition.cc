@@ -14,18 +14,14 @@ size_t CandidatePartition::CountOpCalls(const DataflowGraph& graph) const {
   return ops;
 }
 
-PartitionLayouts CandidatePartition::boundary_layouts() const {
+CandidatePartition::CandidatePartition(SubGraph sub_graph, std::shared_ptr<const CandidateOrigin> origin)
+    : sub_graph_(std::move(sub_graph)), origin_(std::move(origin)) {
   for (const NestedSubGraph& nested : sub_graph_.nested()) {
-    if (nested.attrs->Has(attr::kPrimitive)) return BoundaryLayoutsOf(*nested.attrs);
+    if (!nested.attrs->Has(attr::kPrimitive)) continue;
+    boundary_layouts_ = BoundaryLayoutsOf(*nested.attrs);
+    precision_ = PrecisionOf(*nested.attrs);
+    break;
   }
-  return {};
-}
-
-DType CandidatePartition::precision() const {
-  for (const NestedSubGraph& nested : sub_graph_.nested()) {
-    if (nested.attrs->Has(attr::kPrimitive)) return PrecisionOf(*nested.attrs);
-  }
-  return DType::kF32;
 }
 
 Cost CandidatePartition::EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const {

@@ -24,8 +24,7 @@ struct CandidateOrigin {
 
 class CandidatePartition {
  public:
-  CandidatePartition(SubGraph sub_graph, std::shared_ptr<const CandidateOrigin> origin)
-      : sub_graph_(std::move(sub_graph)), origin_(std::move(origin)) {}
+  CandidatePartition(SubGraph sub_graph, std::shared_ptr<const CandidateOrigin> origin);
   CandidatePartition(SubGraph sub_graph, std::string spec_name, std::string backend, std::string rule_name)
       : CandidatePartition(std::move(sub_graph),
                            std::make_shared<const CandidateOrigin>(
@@ -38,9 +37,9 @@ class CandidatePartition {
   const std::string& backend() const { return origin_->backend; }
   const std::string& rule_name() const { return origin_->rule_name; }
   // The layouts of its Primitive wrapping's boundary (plain when unwrapped or unset).
-  PartitionLayouts boundary_layouts() const;
+  PartitionLayouts boundary_layouts() const { return boundary_layouts_; }
   // The precision its Primitive wrapping computes in (f32 when unwrapped or unset).
-  DType precision() const;
+  DType precision() const { return precision_; }
 
   // How many op calls the sub-graph holds.
   size_t CountOpCalls(const DataflowGraph& graph) const;
@@ -54,6 +53,10 @@ class CandidatePartition {
  private:
   SubGraph sub_graph_;
   std::shared_ptr<const CandidateOrigin> origin_;  // never null
+  // Read from the Primitive wrapping's attributes once: the search and the estimator ask for
+  // them several times per candidate.
+  PartitionLayouts boundary_layouts_;
+  DType precision_ = DType::kF32;
   mutable std::optional<Cost> cost_;
 };
 
