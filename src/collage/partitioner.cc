@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <system_error>
@@ -15,36 +16,46 @@
 namespace collage {
 namespace {
 
+// Runs every task, each on one of up to `threads` threads (the calling thread among them), then
+// rethrows the error of the first failing task in task order.
+void RunTasks(const std::vector<std::function<void()>>& tasks, int threads) {
+  std::vector<std::exception_ptr> errors(tasks.size());
+  std::atomic<size_t> next_task{0};
+  auto run = [&] {
+    for (size_t task = next_task++; task < tasks.size(); task = next_task++) {
+      try {
+        tasks[task]();
+      } catch (...) {
+        errors[task] = std::current_exception();
+      }
+    }
+  };
+  const size_t workers = std::min(tasks.size(), static_cast<size_t>(std::max(threads, 1)));
+  std::vector<std::thread> helpers;
+  for (size_t worker = 1; worker < workers; ++worker) {
+    try {
+      helpers.emplace_back(run);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the calling thread runs what is left
+    }
+  }
+  run();
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
 // Every spec's candidates, in spec order, each spec enumerated by one of up to `threads`
 // threads. Rethrows the error of the first failing spec in spec order.
 std::vector<std::vector<CandidatePartition>> CandidatesOfSpecs(const DataflowGraph& graph,
                                                                const std::vector<PartitionSpec>& specs, int threads) {
   std::vector<std::vector<CandidatePartition>> candidates(specs.size());
-  std::vector<std::exception_ptr> errors(specs.size());
-  std::atomic<size_t> next_spec{0};
-  auto enumerate = [&] {
-    for (size_t spec = next_spec++; spec < specs.size(); spec = next_spec++) {
-      try {
-        candidates[spec] = specs[spec].AllCandidates(graph);
-      } catch (...) {
-        errors[spec] = std::current_exception();
-      }
-    }
-  };
-  const size_t workers = std::min(specs.size(), static_cast<size_t>(std::max(threads, 1)));
-  std::vector<std::thread> helpers;
-  for (size_t worker = 1; worker < workers; ++worker) {
-    try {
-      helpers.emplace_back(enumerate);
-    } catch (const std::system_error&) {
-      break;  // no thread to be had: the calling thread enumerates what is left
-    }
+  std::vector<std::function<void()>> tasks;
+  for (size_t spec = 0; spec < specs.size(); ++spec) {
+    tasks.push_back([&, spec] { candidates[spec] = specs[spec].AllCandidates(graph); });
   }
-  enumerate();
-  for (std::thread& helper : helpers) helper.join();
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  RunTasks(tasks, threads);
   return candidates;
 }
 
@@ -94,36 +105,15 @@ PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacemen
   result.chosen = std::move(chosen);
   // Explaining reads the candidates and asks the estimator; outlining touches neither, so with a
   // second thread the two run side by side.
-  std::optional<Explanation> explanation;
-  std::exception_ptr explain_error;
-  auto explain = [&] {
-    try {
-      explanation = ExplainPlacement(placement.graph, placement.candidates, placement.search, estimator);
-    } catch (...) {
-      explain_error = std::current_exception();
-    }
-  };
-  std::optional<std::thread> explainer;
-  if (options.explain && options.threads > 1) {
-    try {
-      explainer.emplace(explain);
-    } catch (const std::system_error&) {
-      // no thread to be had: explained below, after outlining
-    }
-  }
-  try {
+  std::vector<std::function<void()>> tasks = {[&] {
     result.function = OutlinePartitions(function, placement.graph, result.chosen, names, &result.symbols);
-  } catch (...) {
-    if (explainer) explainer->join();
-    throw;
+  }};
+  if (options.explain) {
+    tasks.push_back([&] {
+      result.explanation = ExplainPlacement(placement.graph, placement.candidates, placement.search, estimator);
+    });
   }
-  if (explainer) {
-    explainer->join();
-  } else if (options.explain) {
-    explain();
-  }
-  if (explain_error) std::rethrow_exception(explain_error);
-  result.explanation = std::move(explanation);
+  RunTasks(tasks, options.threads);
   return result;
 }
 

@@ -144,7 +144,7 @@ TEST(PartitionRuleTest, UnionOfOneRuleStillSortsAndRemovesRepeats) {
   EXPECT_EQ(union_of({{2, 3}, {1}, {3}, {1, 2}}), std::vector<std::string>({"{1}", "{1, 2}", "{2, 3}", "{3}"}));
   // Repeats, next to each other or not: the first kept.
   EXPECT_EQ(union_of({{1}, {1, 2}, {1}, {2}, {2}}), std::vector<std::string>({"{1}", "{1, 2}", "{2}"}));
-  // A run of equal first nodes too long to compare pairwise still loses its repeat.
+  // A run of equal first nodes longer than the pairwise check takes the set, and loses its repeats.
   std::vector<std::vector<size_t>> long_run(12, std::vector<size_t>{1});
   EXPECT_EQ(union_of(long_run), std::vector<std::string>({"{1}"}));
 }
