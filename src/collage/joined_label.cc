@@ -1,44 +1,87 @@
 #include "collage/joined_label.h"
 
+#include <atomic>
+#include <cstdint>
 #include <vector>
 
 namespace collage {
 
-JoinedLabel::JoinedLabel(std::string text) {
-  if (!text.empty()) root_ = std::make_shared<Node>(Node{false, std::move(text), nullptr, nullptr});
+struct JoinedLabel::Node {
+  std::atomic<uint32_t> references{1};
+  bool is_join = false;
+};
+
+struct JoinedLabel::LeafNode : Node {
+  explicit LeafNode(std::string leaf_text) : text(std::move(leaf_text)) {}
+  std::string text;
+};
+
+// Holds one reference to each side (null where the side is empty).
+struct JoinedLabel::JoinNode : Node {
+  JoinNode(Node* first_side, Node* second_side) : first(first_side), second(second_side) { is_join = true; }
+  Node* first;
+  Node* second;
+};
+
+JoinedLabel::Node* JoinedLabel::Retained(Node* node) {
+  if (node != nullptr) node->references.fetch_add(1, std::memory_order_relaxed);
+  return node;
 }
+
+// Iterative: a join whose two sides both die puts one aside, so a list is allocated only for
+// trees released whole.
+void JoinedLabel::Release(Node* node) {
+  // Drops one reference to a node; returns it when that was the last, for deleting.
+  auto dropped_last = [](Node* dropped) {
+    return dropped != nullptr && dropped->references.fetch_sub(1, std::memory_order_acq_rel) == 1 ? dropped : nullptr;
+  };
+  node = dropped_last(node);
+  std::vector<Node*> dying;
+  while (node != nullptr) {
+    Node* next = nullptr;
+    if (node->is_join) {
+      auto* join = static_cast<JoinNode*>(node);
+      Node* first = dropped_last(join->first);
+      Node* second = dropped_last(join->second);
+      delete join;
+      next = first != nullptr ? first : second;
+      if (first != nullptr && second != nullptr) dying.push_back(second);
+    } else {
+      delete static_cast<LeafNode*>(node);
+    }
+    if (next == nullptr && !dying.empty()) {
+      next = dying.back();
+      dying.pop_back();
+    }
+    node = next;
+  }
+}
+
+JoinedLabel::JoinedLabel(std::string text) {
+  if (!text.empty()) root_ = new LeafNode(std::move(text));
+}
+
+JoinedLabel::JoinedLabel(const JoinedLabel& other) : root_(Retained(other.root_)) {}
 
 JoinedLabel JoinedLabel::Join(const JoinedLabel& first, const JoinedLabel& second) {
   JoinedLabel joined;
-  joined.root_ = std::make_shared<Node>(Node{true, "", first.root_, second.root_});
+  joined.root_ = new JoinNode(Retained(first.root_), Retained(second.root_));
   return joined;
 }
 
 JoinedLabel& JoinedLabel::operator=(const JoinedLabel& other) {
   JoinedLabel replaced(other);
-  root_.swap(replaced.root_);
+  std::swap(root_, replaced.root_);
   return *this;
 }
 
 JoinedLabel& JoinedLabel::operator=(JoinedLabel&& other) noexcept {
   JoinedLabel replaced(std::move(other));
-  root_.swap(replaced.root_);
+  std::swap(root_, replaced.root_);
   return *this;
 }
 
-JoinedLabel::~JoinedLabel() {
-  // A node released here has its sides moved out first, so each is released by this loop
-  // rather than by the node's destructor.
-  std::vector<std::shared_ptr<Node>> releasing;
-  if (root_ != nullptr && root_.use_count() == 1) releasing.push_back(std::move(root_));
-  while (!releasing.empty()) {
-    const std::shared_ptr<Node> node = std::move(releasing.back());
-    releasing.pop_back();
-    for (std::shared_ptr<Node>* side : {&node->first, &node->second}) {
-      if (*side != nullptr && side->use_count() == 1) releasing.push_back(std::move(*side));
-    }
-  }
-}
+JoinedLabel::~JoinedLabel() { Release(root_); }
 
 bool JoinedLabel::empty() const { return root_ == nullptr; }
 
@@ -49,7 +92,7 @@ std::string JoinedLabel::ToString() const {
     const Node* node;
     bool separator;
   };
-  std::vector<Pending> pending = {{root_.get(), false}};
+  std::vector<Pending> pending = {{root_, false}};
   while (!pending.empty()) {
     const Pending next = pending.back();
     pending.pop_back();
@@ -59,12 +102,13 @@ std::string JoinedLabel::ToString() const {
     }
     if (next.node == nullptr) continue;
     if (!next.node->is_join) {
-      text += next.node->text;
+      text += static_cast<const LeafNode*>(next.node)->text;
       continue;
     }
-    pending.push_back({next.node->second.get(), false});
+    const auto* join = static_cast<const JoinNode*>(next.node);
+    pending.push_back({join->second, false});
     pending.push_back({nullptr, true});
-    pending.push_back({next.node->first.get(), false});
+    pending.push_back({join->first, false});
   }
   return text;
 }
