@@ -19,27 +19,27 @@ IndexSet::IndexSet(size_t size, const std::vector<size_t>& indices) : IndexSet(s
   if (*highest >= size) {
     throw Error("IndexSet: index " + std::to_string(*highest) + " is out of range for size " + std::to_string(size));
   }
-  const size_t begin = *lowest / 64;
-  WindowWords words(*highest / 64 + 1 - begin);
-  for (size_t index : indices) words[index / 64 - begin] |= uint64_t{1} << (index % 64);
-  *this = FromWords(size, 0, begin, std::move(words));
+  first_word_ = *lowest / 64;
+  words_ = WindowWords(*highest / 64 + 1 - first_word_);
+  for (size_t index : indices) words_[index / 64 - first_word_] |= uint64_t{1} << (index % 64);
+  Normalize();
 }
 
 IndexSet IndexSet::Full(size_t size) { return Prefix(size, size); }
 
 IndexSet IndexSet::Prefix(size_t size, size_t count) {
   Check(count <= size, "IndexSet: a prefix longer than the set's size");
-  WindowWords words(count % 64 != 0 ? 1 : 0);
-  if (count % 64 != 0) words[0] = (uint64_t{1} << (count % 64)) - 1;
-  return FromWords(size, count / 64, count / 64, std::move(words));
+  IndexSet set = WithZeroWindow(size, count / 64, count / 64, count % 64 != 0 ? 1 : 0);
+  if (count % 64 != 0) set.words_[0] = (uint64_t{1} << (count % 64)) - 1;
+  set.Normalize();
+  return set;
 }
 
-IndexSet IndexSet::FromWords(size_t size, size_t full_words, size_t begin, WindowWords words) {
+IndexSet IndexSet::WithZeroWindow(size_t size, size_t full_words, size_t begin, size_t count) {
   IndexSet set(size);
   set.full_words_ = full_words;
   set.first_word_ = begin;
-  set.words_ = std::move(words);
-  set.Normalize();
+  set.words_ = WindowWords(count);
   return set;
 }
 
@@ -114,11 +114,10 @@ IndexSet IndexSet::operator|(const IndexSet& other) const {
   const size_t full = std::max(full_words_, other.full_words_);
   const size_t begin = std::max(full, std::min(WindowBegin(), other.WindowBegin()));
   const size_t end = std::max(EndWord(), other.EndWord());
-  WindowWords words(end > begin ? end - begin : 0);
-  if (end > begin) {
-    for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) | other.Word(w);
-  }
-  return FromWords(size_, full, end > begin ? begin : full, std::move(words));
+  IndexSet set = WithZeroWindow(size_, full, end > begin ? begin : full, end > begin ? end - begin : 0);
+  for (size_t w = begin; w < end; ++w) set.words_[w - begin] = Word(w) | other.Word(w);
+  set.Normalize();
+  return set;
 }
 
 IndexSet& IndexSet::operator|=(const IndexSet& other) { return *this = *this | other; }
@@ -128,11 +127,10 @@ IndexSet IndexSet::operator&(const IndexSet& other) const {
   const size_t full = std::min(full_words_, other.full_words_);
   const size_t begin = std::max({full, BeginWord(), other.BeginWord()});
   const size_t end = std::min(EndWord(), other.EndWord());
-  WindowWords words(end > begin ? end - begin : 0);
-  if (end > begin) {
-    for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) & other.Word(w);
-  }
-  return FromWords(size_, full, end > begin ? begin : full, std::move(words));
+  IndexSet set = WithZeroWindow(size_, full, end > begin ? begin : full, end > begin ? end - begin : 0);
+  for (size_t w = begin; w < end; ++w) set.words_[w - begin] = Word(w) & other.Word(w);
+  set.Normalize();
+  return set;
 }
 
 IndexSet IndexSet::operator-(const IndexSet& other) const {
@@ -141,11 +139,10 @@ IndexSet IndexSet::operator-(const IndexSet& other) const {
   const size_t full = other.IsEmpty() ? full_words_ : std::min(full_words_, other.BeginWord());
   const size_t begin = std::max(full, BeginWord());
   const size_t end = EndWord();
-  WindowWords words(end > begin ? end - begin : 0);
-  if (end > begin) {
-    for (size_t w = begin; w < end; ++w) words[w - begin] = Word(w) & ~other.Word(w);
-  }
-  return FromWords(size_, full, end > begin ? begin : full, std::move(words));
+  IndexSet set = WithZeroWindow(size_, full, end > begin ? begin : full, end > begin ? end - begin : 0);
+  for (size_t w = begin; w < end; ++w) set.words_[w - begin] = Word(w) & ~other.Word(w);
+  set.Normalize();
+  return set;
 }
 
 bool IndexSet::AreDisjoint(const IndexSet& other) const {

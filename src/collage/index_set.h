@@ -94,8 +94,9 @@ class IndexSet {
   size_t EndWord() const { return words_.empty() ? full_words_ : first_word_ + words_.size(); }
   // Where the explicit words start; past every word when there are none.
   size_t WindowBegin() const { return words_.empty() ? static_cast<size_t>(-1) : first_word_; }
-  // A set with `full_words` full words and the words [begin, begin + words.size()) as given.
-  static IndexSet FromWords(size_t size, size_t full_words, size_t begin, WindowWords words);
+  // A set with `full_words` full words and `count` zero words from `begin` on, for the caller to
+  // fill and then normalize.
+  static IndexSet WithZeroWindow(size_t size, size_t full_words, size_t begin, size_t count);
   // Restores the invariant.
   void Normalize();
 

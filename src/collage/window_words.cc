@@ -5,11 +5,7 @@
 
 namespace collage {
 
-WindowWords::WindowWords(size_t count) : inline_{0, 0} { CopyFrom(nullptr, count); }
-
 WindowWords::WindowWords(const std::vector<uint64_t>& words) : inline_{0, 0} { CopyFrom(words.data(), words.size()); }
-
-WindowWords::WindowWords(const WindowWords& other) : inline_{0, 0} { CopyFrom(other.data(), other.size_); }
 
 WindowWords& WindowWords::operator=(const WindowWords& other) {
   if (this != &other) CopyFrom(other.data(), other.size_);
@@ -39,7 +35,12 @@ void WindowWords::Trim(size_t front, size_t back) {
 }
 
 bool WindowWords::operator==(const WindowWords& other) const {
-  return size_ == other.size_ && std::equal(begin(), end(), other.begin());
+  if (size_ != other.size_) return false;
+  // A loop rather than std::equal, which calls memcmp: windows are a word or two long.
+  for (size_t i = 0; i < size_; ++i) {
+    if (data()[i] != other.data()[i]) return false;
+  }
+  return true;
 }
 
 }  // namespace collage

@@ -16,9 +16,23 @@ class WindowWords {
 
   WindowWords() = default;
   // `count` zero words.
-  explicit WindowWords(size_t count);
+  explicit WindowWords(size_t count) : inline_{0, 0} {
+    if (count > kInlineWords) {
+      CopyFrom(nullptr, count);
+    } else {
+      size_ = static_cast<uint32_t>(count);
+    }
+  }
   explicit WindowWords(const std::vector<uint64_t>& words);
-  WindowWords(const WindowWords& other);
+  WindowWords(const WindowWords& other) : inline_{0, 0} {
+    if (other.size_ > kInlineWords) {
+      CopyFrom(other.data(), other.size_);
+    } else {
+      inline_[0] = other.data()[0];  // readable either way: the inline words, or a heap block of more
+      inline_[1] = other.data()[1];  // than two
+      size_ = other.size_;
+    }
+  }
   WindowWords(WindowWords&& other) noexcept : inline_{0, 0} { *this = std::move(other); }
   WindowWords& operator=(const WindowWords& other);
   WindowWords& operator=(WindowWords&& other) noexcept {
