@@ -222,11 +222,12 @@ std::vector<CandidatePartition> PrimitivePartitionRule::AllCandidates(const Data
   std::vector<CandidatePartition> subs = sub_rule_->AllCandidates(graph, spec);
   std::vector<CandidatePartition> candidates;
   candidates.reserve(subs.size());
+  std::vector<DType> precisions;  // per sub-graph: f32, then the reduced ones it is offered in
   for (CandidatePartition& sub : subs) {
     // The sub-rule found it for this spec, so its origin (naming that rule) is the wrapping's too.
     const std::shared_ptr<const CandidateOrigin> origin = sub.origin();
     const auto inner = std::make_shared<const SubGraph>(std::move(sub).TakeSubGraph());
-    std::vector<DType> precisions = {DType::kF32};
+    precisions.assign(1, DType::kF32);
     std::optional<std::vector<double>> ranges;
     if (spec.calibrated_range && !reduced_precisions_.precisions.empty()) {
       const std::vector<DType> reduced = VariantPrecisions(graph, *inner);
@@ -385,18 +386,19 @@ std::vector<CandidatePartition> CombinePartitionRule::AllCandidates(const Datafl
       // existed since the round began); trying again would add nothing, as whatever rejects a
       // union still does and a union once made stays present.
       auto tried_already = [&](size_t partner) { return partner >= frontier_begin && partner < current; };
-      const std::vector<size_t> outputs = set.candidates()[current].sub_graph().output().ToVector();
-      const std::vector<size_t> inputs = set.candidates()[current].sub_graph().input().ToVector();
-      for (size_t node : outputs) {
+      // Copies: joining adds candidates, which may move the current one.
+      const IndexSet outputs = set.candidates()[current].sub_graph().output();
+      const IndexSet inputs = set.candidates()[current].sub_graph().input();
+      outputs.ForEach([&](size_t node) {
         for (size_t k = 0; k < entering[node].size(); ++k) {
           if (!tried_already(entering[node][k])) try_join(current, entering[node][k]);
         }
-      }
-      for (size_t node : inputs) {
+      });
+      inputs.ForEach([&](size_t node) {
         for (size_t k = 0; k < exiting[node].size(); ++k) {
           if (!tried_already(exiting[node][k])) try_join(exiting[node][k], current);
         }
-      }
+      });
     }
     frontier_begin = frontier_end;
   }

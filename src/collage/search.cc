@@ -487,12 +487,22 @@ SearchResult SearchOptimalPlacement(const DataflowGraph& graph, const std::vecto
   initial.ForEach([&](size_t index) { coverable[index] = true; });
   std::vector<PartitionSide> sides;
   std::vector<size_t> side_of_candidate;
+  side_of_candidate.reserve(candidates.size());
+  // Neighbouring candidates mostly share their origin and layouts, hence their side.
+  const CandidateOrigin* previous_origin = nullptr;
+  PartitionLayouts previous_layouts;
   for (const CandidatePartition& candidate : candidates) {
     candidate.sub_graph().inside().ForEach([&](size_t index) { coverable[index] = true; });
+    if (candidate.origin().get() == previous_origin && candidate.boundary_layouts() == previous_layouts) {
+      side_of_candidate.push_back(side_of_candidate.back());
+      continue;
+    }
     const PartitionSide side{candidate.spec_name(), candidate.boundary_layouts()};
     auto found = std::find(sides.begin(), sides.end(), side);
     side_of_candidate.push_back(static_cast<size_t>(found - sides.begin()));
     if (found == sides.end()) sides.push_back(side);
+    previous_origin = candidate.origin().get();
+    previous_layouts = candidate.boundary_layouts();
   }
   if (auto missing = std::find(coverable.begin(), coverable.end(), false); missing != coverable.end()) {
     throw Error("Collage: no partition spec accepts " +
