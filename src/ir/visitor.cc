@@ -88,9 +88,12 @@ Expr ExprMutator::Rewritten(const Expr& original) const {
 }
 
 Expr ExprMutator::Mutate(const Expr& root) {
-  for (const Expr& node : PostOrder(root)) {
+  const std::vector<Expr> order = PostOrder(root);
+  rewritten_.reserve(rewritten_.size() + order.size());
+  std::vector<Expr> children;
+  for (const Expr& node : order) {
     if (rewritten_.count(node.get())) continue;
-    std::vector<Expr> children;
+    children.clear();
     ForEachChild(*node, [&](const Expr& child) { children.push_back(Rewritten(child)); });
     rewritten_[node.get()] = Dispatch(node, WithChildren(node, children));
   }
@@ -112,10 +115,13 @@ Expr ExprMutator::Dispatch(const Expr& pre, const Expr& post) {
 }
 
 Expr WithChildren(const Expr& node, const std::vector<Expr>& children) {
-  std::vector<Expr> old_children = Children(*node);
-  Check(old_children.size() == children.size(), "WithChildren: child count mismatch");
+  size_t count = 0;
   bool changed = false;
-  for (size_t i = 0; i < children.size(); ++i) changed |= children[i] != old_children[i];
+  ForEachChild(*node, [&](const Expr& child) {
+    changed |= count >= children.size() || children[count] != child;
+    ++count;
+  });
+  Check(count == children.size(), "WithChildren: child count mismatch");
   if (!changed) return node;
 
   Expr rebuilt;

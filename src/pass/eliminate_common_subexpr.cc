@@ -1,5 +1,6 @@
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
@@ -17,10 +18,11 @@ class CommonSubexprEliminator : public ExprMutator {
     if (post->op() == nullptr) return post;  // function calls stay: their bodies may differ in attrs
     std::vector<const ExprNode*> key{post->callee.get()};
     for (const Expr& arg : post->args) key.push_back(arg.get());
-    for (const Call& seen : calls_[key]) {
+    std::vector<Call>& same_operands = calls_[std::move(key)];
+    for (const Call& seen : same_operands) {
       if (seen->attrs == post->attrs) return seen;
     }
-    calls_[key].push_back(post);
+    same_operands.push_back(post);
     return post;
   }
 
@@ -40,7 +42,15 @@ class CommonSubexprEliminator : public ExprMutator {
   }
 
  private:
-  std::map<std::vector<const ExprNode*>, std::vector<Call>> calls_;
+  struct OperandsHash {
+    size_t operator()(const std::vector<const ExprNode*>& operands) const {
+      size_t hash = 0;
+      for (const ExprNode* operand : operands) hash = HashCombine(hash, std::hash<const ExprNode*>()(operand));
+      return hash;
+    }
+  };
+  // By callee and arguments (lookups only: the order of the entries never matters).
+  std::unordered_map<std::vector<const ExprNode*>, std::vector<Call>, OperandsHash> calls_;
   std::map<size_t, std::vector<Constant>> constants_;
   std::map<std::pair<const ExprNode*, int>, TupleGetItem> projections_;
 };
