@@ -124,10 +124,10 @@ class Parser {
   }
 
   // Consumes a token of `kind`; `expected` overrides how the expectation reads.
-  Token Expect(TokenKind kind, const std::string& expected = "") {
+  Token Expect(TokenKind kind, std::string_view expected = {}) {
     if (!PeekIs(kind)) {
-      Fail(Peek(), "expected " + (expected.empty() ? DescribeTokenKind(kind) : expected) + " but found " +
-                       DescribeToken(Peek()));
+      Fail(Peek(), "expected " + (expected.empty() ? DescribeTokenKind(kind) : std::string(expected)) +
+                       " but found " + DescribeToken(Peek()));
     }
     return Take();
   }
