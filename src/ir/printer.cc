@@ -140,7 +140,14 @@ class DefinitionPrinter {
       print_function_operands(*node);
       std::string value = ValueText(*node);
       const int64_t number = Bind(node);
-      out_ += indent + "%" + std::to_string(number) + " = " + value + TypeSuffix(*node) + "\n";
+      // Appended piece by piece: a model's every binding passes here.
+      out_ += indent;
+      out_ += '%';
+      out_ += std::to_string(number);
+      out_ += " = ";
+      out_ += value;
+      AppendTypeSuffix(*node);
+      out_ += '\n';
     }
     if (result->kind() == ExprKind::kFunction && !scopes_.back().count(result.get())) {
       PrintFunctionBinding(result, indent, depth);
@@ -247,10 +254,12 @@ class DefinitionPrinter {
     return text + "], " + TensorTypeText(data) + ")";
   }
 
-  std::string TypeSuffix(const ExprNode& node) const {
+  // " : T" after a call or projection when types are shown.
+  void AppendTypeSuffix(const ExprNode& node) {
     const bool typed_kind = node.kind() == ExprKind::kCall || node.kind() == ExprKind::kTupleGetItem;
-    if (!options_.show_types || !typed_kind || !node.checked_type()) return "";
-    return " : " + TypeToString(node.checked_type());
+    if (!options_.show_types || !typed_kind || !node.checked_type()) return;
+    out_ += " : ";
+    out_ += TypeToString(node.checked_type());
   }
 
   const PrintOptions& options_;

@@ -62,18 +62,6 @@ void Lexer::Fail(int line, int column, const std::string& message) const {
   throw ParseError(LocationOf(line, column), message);
 }
 
-char Lexer::PeekChar(size_t ahead) const { return position_ + ahead < text_.size() ? text_[position_ + ahead] : '\0'; }
-
-void Lexer::Advance() {
-  if (text_[position_] == '\n') {
-    ++line_;
-    column_ = 1;
-  } else {
-    ++column_;
-  }
-  ++position_;
-}
-
 void Lexer::SkipSpaceAndComments() {
   while (position_ < text_.size()) {
     const char c = PeekChar();
@@ -169,12 +157,12 @@ Token Lexer::Next() {
   const int column = column_;
   const bool after_dot = after_dot_;
   after_dot_ = false;
-  if (position_ >= text_.size()) return Token{TokenKind::kEnd, "", line, column};
+  if (position_ >= text_.size()) return Token{TokenKind::kEnd, {}, line, column};
 
   const char c = PeekChar();
   auto punctuation = [&](TokenKind kind, size_t length) {
     for (size_t i = 0; i < length; ++i) Advance();
-    return Token{kind, "", line, column};
+    return Token{kind, {}, line, column};
   };
   switch (c) {
     case '(': return punctuation(TokenKind::kLeftParen, 1);

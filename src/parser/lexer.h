@@ -53,8 +53,19 @@ class Lexer {
 
  private:
   [[noreturn]] void Fail(int line, int column, const std::string& message) const;
-  char PeekChar(size_t ahead = 0) const;
-  void Advance();
+  // The character `ahead` past the current one; '\0' past the end.
+  char PeekChar(size_t ahead = 0) const {
+    return position_ + ahead < text_.size() ? text_[position_ + ahead] : '\0';
+  }
+  void Advance() {
+    if (text_[position_] == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+    ++position_;
+  }
   void SkipSpaceAndComments();
   std::string LexName(int line, int column);
   std::string LexString(int line, int column);

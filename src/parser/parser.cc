@@ -6,9 +6,9 @@
 // creates carries its source location, so TypeErrors from InferType point into the text.
 #include "parser/parser.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
-#include <deque>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -100,14 +100,19 @@ class Parser {
   // ---- tokens ----
 
   const Token& Peek(size_t ahead = 0) {
-    while (lookahead_.size() <= ahead) lookahead_.push_back(lexer_.Next());
-    return lookahead_[ahead];
+    Check(ahead < lookahead_.size(), "the parser looks at most one token past the next");
+    while (lookahead_count_ <= ahead) {
+      lookahead_[(lookahead_begin_ + lookahead_count_) % lookahead_.size()] = lexer_.Next();
+      ++lookahead_count_;
+    }
+    return lookahead_[(lookahead_begin_ + ahead) % lookahead_.size()];
   }
 
   Token Take() {
     Peek();
-    Token token = std::move(lookahead_.front());
-    lookahead_.pop_front();
+    Token token = std::move(lookahead_[lookahead_begin_]);
+    lookahead_begin_ = (lookahead_begin_ + 1) % lookahead_.size();
+    --lookahead_count_;
     last_line_ = token.line;
     return token;
   }
@@ -592,7 +597,10 @@ class Parser {
 
   Lexer lexer_;
   const std::vector<Tensor>& meta_table_;
-  std::deque<Token> lookahead_;
+  // The tokens read ahead, a ring of lookahead_count_ from lookahead_begin_ on.
+  std::array<Token, 2> lookahead_;
+  size_t lookahead_begin_ = 0;
+  size_t lookahead_count_ = 0;
   int last_line_ = 0;
   // Names visible in each open function, innermost last; functions are closed, so lookups
   // use only the innermost (the others serve error messages).
