@@ -41,9 +41,11 @@ using Partials = std::vector<PartialMatch>;
 
 // Every combination of one derivation per part list, each under a copy of `head`.
 Partials Combine(const PartialMatch& head, const std::vector<const Partials*>& part_lists) {
-  Partials combined{head};
   for (const Partials* part_list : part_lists) {
     if (part_list->empty()) return {};
+  }
+  Partials combined{head};
+  for (const Partials* part_list : part_lists) {
     Partials next;
     next.reserve(combined.size() * part_list->size());
     for (const PartialMatch& left : combined) {
@@ -382,8 +384,13 @@ class PatternMatcher::Impl {
   Partials MatchCall(const CallPatternNode& pattern, NodeIndex expr) {
     const CallNode* call = As<CallNode>(nodes_[expr]);
     if (call == nullptr || call->args.size() != pattern.args.size()) return {};
+    // The first part without a match decides: the rest need not be matched.
     std::vector<const Partials*> parts{&Match(*pattern.callee, IndexOf(call->callee))};
-    for (size_t i = 0; i < call->args.size(); ++i) parts.push_back(&Match(*pattern.args[i], IndexOf(call->args[i])));
+    if (parts.back()->empty()) return {};
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      parts.push_back(&Match(*pattern.args[i], IndexOf(call->args[i])));
+      if (parts.back()->empty()) return {};
+    }
     PartialMatch head = Head(pattern, expr, Contribution::kInside);
     head.first_part_is_callee = true;
     return Combine(head, parts);
@@ -393,8 +400,10 @@ class PatternMatcher::Impl {
     const TupleNode* tuple = As<TupleNode>(nodes_[expr]);
     if (tuple == nullptr || tuple->fields.size() != pattern.fields.size()) return {};
     std::vector<const Partials*> parts;
-    for (size_t i = 0; i < tuple->fields.size(); ++i)
+    for (size_t i = 0; i < tuple->fields.size(); ++i) {
       parts.push_back(&Match(*pattern.fields[i], IndexOf(tuple->fields[i])));
+      if (parts.back()->empty()) return {};
+    }
     return Combine(Head(pattern, expr, Contribution::kInside), parts);
   }
 
