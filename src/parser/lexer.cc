@@ -56,19 +56,19 @@ std::string DescribeToken(const Token& token) {
   }
 }
 
-Lexer::Lexer(std::string_view text, std::string file_name) : text_(text), file_name_(std::move(file_name)) {}
+Lexer::Lexer(std::string_view text, std::string file_name) : cursor_(text), file_name_(std::move(file_name)) {}
 
 void Lexer::Fail(int line, int column, const std::string& message) const {
   throw ParseError(LocationOf(line, column), message);
 }
 
 void Lexer::SkipSpaceAndComments() {
-  while (position_ < text_.size()) {
-    const char c = PeekChar();
+  while (!cursor_.AtEnd()) {
+    const char c = cursor_.Peek();
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-      Advance();
-    } else if (c == '/' && PeekChar(1) == '/') {
-      while (position_ < text_.size() && PeekChar() != '\n') Advance();
+      cursor_.Advance();
+    } else if (c == '/' && cursor_.Peek(1) == '/') {
+      while (!cursor_.AtEnd() && cursor_.Peek() != '\n') cursor_.Advance();
     } else {
       return;
     }
@@ -76,33 +76,33 @@ void Lexer::SkipSpaceAndComments() {
 }
 
 std::string Lexer::LexName(int line, int column) {
-  const char sigil = PeekChar();
-  Advance();
-  if (PeekChar() == '"') return LexString(line_, column_);
+  const char sigil = cursor_.Peek();
+  cursor_.Advance();
+  if (cursor_.Peek() == '"') return LexString(cursor_.line(), cursor_.column());
   std::string name;
-  while (IsIdentifierChar(PeekChar())) {
-    name += PeekChar();
-    Advance();
+  while (IsIdentifierChar(cursor_.Peek())) {
+    name += cursor_.Peek();
+    cursor_.Advance();
   }
   if (name.empty()) Fail(line, column, std::string("expected a name after '") + sigil + "'");
   return name;
 }
 
 std::string Lexer::LexString(int line, int column) {
-  Advance();  // opening quote
+  cursor_.Advance();  // opening quote
   std::string value;
   while (true) {
-    if (position_ >= text_.size()) Fail(line, column, "unterminated string (missing closing '\"')");
-    const char c = PeekChar();
+    if (cursor_.AtEnd()) Fail(line, column, "unterminated string (missing closing '\"')");
+    const char c = cursor_.Peek();
     if (c == '"') {
-      Advance();
+      cursor_.Advance();
       return value;
     }
     if (c == '\\') {
-      const int escape_line = line_;
-      const int escape_column = column_;
-      Advance();
-      const char escaped = PeekChar();
+      const int escape_line = cursor_.line();
+      const int escape_column = cursor_.column();
+      cursor_.Advance();
+      const char escaped = cursor_.Peek();
       if (escaped == '"' || escaped == '\\') {
         value += escaped;
       } else if (escaped == 'n') {
@@ -113,55 +113,55 @@ std::string Lexer::LexString(int line, int column) {
         Fail(escape_line, escape_column,
              "unknown escape '\\" + PrintableChar(escaped) + "' in string (expected \\\", \\\\, \\n or \\t)");
       }
-      Advance();
+      cursor_.Advance();
       continue;
     }
     value += c;
-    Advance();
+    cursor_.Advance();
   }
 }
 
 Token Lexer::LexNumber(int line, int column) {
-  const size_t start = position_;
+  const size_t start = cursor_.position();
   bool is_float = false;
-  if (PeekChar() == '-') Advance();
-  while (IsDigit(PeekChar())) Advance();
-  if (!after_dot_ && PeekChar() == '.' && IsDigit(PeekChar(1))) {
+  if (cursor_.Peek() == '-') cursor_.Advance();
+  while (IsDigit(cursor_.Peek())) cursor_.Advance();
+  if (!after_dot_ && cursor_.Peek() == '.' && IsDigit(cursor_.Peek(1))) {
     is_float = true;
-    Advance();
-    while (IsDigit(PeekChar())) Advance();
+    cursor_.Advance();
+    while (IsDigit(cursor_.Peek())) cursor_.Advance();
   }
-  if (!after_dot_ && (PeekChar() == 'e' || PeekChar() == 'E')) {
+  if (!after_dot_ && (cursor_.Peek() == 'e' || cursor_.Peek() == 'E')) {
     is_float = true;
-    Advance();
-    if (PeekChar() == '+' || PeekChar() == '-') Advance();
-    if (!IsDigit(PeekChar())) {
-      while (IsIdentifierChar(PeekChar())) Advance();
+    cursor_.Advance();
+    if (cursor_.Peek() == '+' || cursor_.Peek() == '-') cursor_.Advance();
+    if (!IsDigit(cursor_.Peek())) {
+      while (IsIdentifierChar(cursor_.Peek())) cursor_.Advance();
       Fail(line, column,
-           "bad number '" + std::string(text_.substr(start, position_ - start)) +
+           "bad number '" + std::string(cursor_.Since(start)) +
                "' (expected digits after the exponent)");
     }
-    while (IsDigit(PeekChar())) Advance();
+    while (IsDigit(cursor_.Peek())) cursor_.Advance();
   }
-  if (IsIdentifierChar(PeekChar())) {
-    while (IsIdentifierChar(PeekChar())) Advance();
-    Fail(line, column, "bad number '" + std::string(text_.substr(start, position_ - start)) + "'");
+  if (IsIdentifierChar(cursor_.Peek())) {
+    while (IsIdentifierChar(cursor_.Peek())) cursor_.Advance();
+    Fail(line, column, "bad number '" + std::string(cursor_.Since(start)) + "'");
   }
-  return Token{is_float ? TokenKind::kFloat : TokenKind::kInteger, std::string(text_.substr(start, position_ - start)),
+  return Token{is_float ? TokenKind::kFloat : TokenKind::kInteger, std::string(cursor_.Since(start)),
                line, column};
 }
 
 Token Lexer::Next() {
   SkipSpaceAndComments();
-  const int line = line_;
-  const int column = column_;
+  const int line = cursor_.line();
+  const int column = cursor_.column();
   const bool after_dot = after_dot_;
   after_dot_ = false;
-  if (position_ >= text_.size()) return Token{TokenKind::kEnd, {}, line, column};
+  if (cursor_.AtEnd()) return Token{TokenKind::kEnd, {}, line, column};
 
-  const char c = PeekChar();
+  const char c = cursor_.Peek();
   auto punctuation = [&](TokenKind kind, size_t length) {
-    for (size_t i = 0; i < length; ++i) Advance();
+    for (size_t i = 0; i < length; ++i) cursor_.Advance();
     return Token{kind, {}, line, column};
   };
   switch (c) {
@@ -180,17 +180,17 @@ Token Lexer::Next() {
     case '"': return Token{TokenKind::kString, LexString(line, column), line, column};
     default: break;
   }
-  if (c == '-' && PeekChar(1) == '>') return punctuation(TokenKind::kArrow, 2);
-  if (c == '-' && !IsDigit(PeekChar(1))) {
+  if (c == '-' && cursor_.Peek(1) == '>') return punctuation(TokenKind::kArrow, 2);
+  if (c == '-' && !IsDigit(cursor_.Peek(1))) {
     for (std::string_view word : {"inf", "nan"}) {
-      if (text_.substr(position_ + 1, word.size()) == word && !IsIdentifierChar(PeekChar(1 + word.size()))) {
-        for (size_t i = 0; i <= word.size(); ++i) Advance();
+      if (cursor_.LooksAt(word, 1) && !IsIdentifierChar(cursor_.Peek(1 + word.size()))) {
+        for (size_t i = 0; i <= word.size(); ++i) cursor_.Advance();
         return Token{TokenKind::kFloat, "-" + std::string(word), line, column};
       }
     }
   }
   if (IsDigit(c) || c == '-') {
-    if (c == '-' && !IsDigit(PeekChar(1))) Fail(line, column, "unexpected character '-'");
+    if (c == '-' && !IsDigit(cursor_.Peek(1))) Fail(line, column, "unexpected character '-'");
     after_dot_ = after_dot;
     Token number = LexNumber(line, column);
     after_dot_ = false;
@@ -199,13 +199,13 @@ Token Lexer::Next() {
   if (IsIdentifierStart(c)) {
     std::string word;
     while (true) {
-      while (IsIdentifierChar(PeekChar())) {
-        word += PeekChar();
-        Advance();
+      while (IsIdentifierChar(cursor_.Peek())) {
+        word += cursor_.Peek();
+        cursor_.Advance();
       }
-      if (PeekChar() != '.' || !IsIdentifierStart(PeekChar(1))) break;
+      if (cursor_.Peek() != '.' || !IsIdentifierStart(cursor_.Peek(1))) break;
       word += '.';
-      Advance();
+      cursor_.Advance();
     }
     return Token{TokenKind::kIdentifier, std::move(word), line, column};
   }

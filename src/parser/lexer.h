@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "support/error.h"
+#include "support/text_cursor.h"
 
 namespace collage {
 
@@ -53,29 +54,13 @@ class Lexer {
 
  private:
   [[noreturn]] void Fail(int line, int column, const std::string& message) const;
-  // The character `ahead` past the current one; '\0' past the end.
-  char PeekChar(size_t ahead = 0) const {
-    return position_ + ahead < text_.size() ? text_[position_ + ahead] : '\0';
-  }
-  void Advance() {
-    if (text_[position_] == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      ++column_;
-    }
-    ++position_;
-  }
   void SkipSpaceAndComments();
   std::string LexName(int line, int column);
   std::string LexString(int line, int column);
   Token LexNumber(int line, int column);
 
-  std::string_view text_;
+  TextCursor cursor_;
   std::string file_name_;
-  size_t position_ = 0;
-  int line_ = 1;
-  int column_ = 1;
   // After a '.', digits are a tuple index, never a fraction: %t.1.0 is two projections.
   bool after_dot_ = false;
 };

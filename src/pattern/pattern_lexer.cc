@@ -24,34 +24,19 @@ std::string DescribePatternToken(const PatternToken& token) {
 }
 
 PatternLexer::PatternLexer(std::string_view text, std::string file_name)
-    : text_(text), file_name_(std::move(file_name)) {}
+    : cursor_(text), file_name_(std::move(file_name)) {}
 
 void PatternLexer::Fail(int line, int column, const std::string& message) const {
   throw ParseError(LocationOf(line, column), message);
 }
 
-char PatternLexer::Peek(size_t ahead) const {
-  return position_ + ahead < text_.size() ? text_[position_ + ahead] : '\0';
-}
-
-void PatternLexer::Advance() {
-  if (position_ >= text_.size()) return;
-  if (text_[position_] == '\n') {
-    ++line_;
-    column_ = 1;
-  } else {
-    ++column_;
-  }
-  ++position_;
-}
-
 void PatternLexer::SkipBlanksAndComments() {
-  while (position_ < text_.size()) {
-    const char c = Peek();
+  while (!cursor_.AtEnd()) {
+    const char c = cursor_.Peek();
     if (c == ' ' || c == '\t' || c == '\r') {
-      Advance();
-    } else if (c == '#' || (c == '/' && Peek(1) == '/')) {
-      while (position_ < text_.size() && Peek() != '\n') Advance();
+      cursor_.Advance();
+    } else if (c == '#' || (c == '/' && cursor_.Peek(1) == '/')) {
+      while (!cursor_.AtEnd() && cursor_.Peek() != '\n') cursor_.Advance();
     } else {
       return;
     }
@@ -60,29 +45,29 @@ void PatternLexer::SkipBlanksAndComments() {
 
 std::string PatternLexer::LexWord() {
   std::string word;
-  while (IsWordChar(Peek())) {
-    word += Peek();
-    Advance();
-    if (Peek() == '.' && IsWordStart(Peek(1))) {
+  while (IsWordChar(cursor_.Peek())) {
+    word += cursor_.Peek();
+    cursor_.Advance();
+    if (cursor_.Peek() == '.' && IsWordStart(cursor_.Peek(1))) {
       word += '.';
-      Advance();
+      cursor_.Advance();
     }
   }
   return word;
 }
 
 std::string PatternLexer::LexQuoted(int line, int column) {
-  Advance();  // opening quote
+  cursor_.Advance();  // opening quote
   std::string text;
   while (true) {
-    const char c = Peek();
-    if (position_ >= text_.size() || c == '\n') Fail(line, column, "unterminated string; expected a closing '\"'");
-    Advance();
+    const char c = cursor_.Peek();
+    if (cursor_.AtEnd() || c == '\n') Fail(line, column, "unterminated string; expected a closing '\"'");
+    cursor_.Advance();
     if (c == '"') return text;
     if (c == '\\') {
-      if (position_ >= text_.size()) Fail(line, column, "unterminated string; expected a closing '\"'");
-      text += Peek();
-      Advance();
+      if (cursor_.AtEnd()) Fail(line, column, "unterminated string; expected a closing '\"'");
+      text += cursor_.Peek();
+      cursor_.Advance();
     } else {
       text += c;
     }
@@ -91,36 +76,36 @@ std::string PatternLexer::LexQuoted(int line, int column) {
 
 PatternToken PatternLexer::LexNumber(int line, int column) {
   PatternToken token{PatternTokenKind::kInteger, "", line, column};
-  while (IsDigit(Peek())) {
-    token.text += Peek();
-    Advance();
+  while (IsDigit(cursor_.Peek())) {
+    token.text += cursor_.Peek();
+    cursor_.Advance();
   }
   if (after_dot_) return token;
-  if (Peek() == '.' && IsDigit(Peek(1))) {
+  if (cursor_.Peek() == '.' && IsDigit(cursor_.Peek(1))) {
     token.kind = PatternTokenKind::kFloat;
     token.text += '.';
-    Advance();
-    while (IsDigit(Peek())) {
-      token.text += Peek();
-      Advance();
+    cursor_.Advance();
+    while (IsDigit(cursor_.Peek())) {
+      token.text += cursor_.Peek();
+      cursor_.Advance();
     }
   }
-  const bool signed_exponent = (Peek(1) == '+' || Peek(1) == '-') && IsDigit(Peek(2));
-  if ((Peek() == 'e' || Peek() == 'E') && (IsDigit(Peek(1)) || signed_exponent)) {
+  const bool signed_exponent = (cursor_.Peek(1) == '+' || cursor_.Peek(1) == '-') && IsDigit(cursor_.Peek(2));
+  if ((cursor_.Peek() == 'e' || cursor_.Peek() == 'E') && (IsDigit(cursor_.Peek(1)) || signed_exponent)) {
     token.kind = PatternTokenKind::kFloat;
-    token.text += Peek();
-    Advance();
+    token.text += cursor_.Peek();
+    cursor_.Advance();
     if (signed_exponent) {
-      token.text += Peek();
-      Advance();
+      token.text += cursor_.Peek();
+      cursor_.Advance();
     }
-    while (IsDigit(Peek())) {
-      token.text += Peek();
-      Advance();
+    while (IsDigit(cursor_.Peek())) {
+      token.text += cursor_.Peek();
+      cursor_.Advance();
     }
   }
-  if (IsWordStart(Peek())) {
-    Fail(line_, column_, "unexpected '" + std::string(1, Peek()) + "' after the number " + token.text);
+  if (IsWordStart(cursor_.Peek())) {
+    Fail(cursor_.line(), cursor_.column(), "unexpected '" + std::string(1, cursor_.Peek()) + "' after the number " + token.text);
   }
   return token;
 }
@@ -128,12 +113,12 @@ PatternToken PatternLexer::LexNumber(int line, int column) {
 PatternToken PatternLexer::Next() {
   while (true) {
     SkipBlanksAndComments();
-    const int line = line_;
-    const int column = column_;
-    if (position_ >= text_.size()) return PatternToken{PatternTokenKind::kEnd, "", line, column};
-    const char c = Peek();
+    const int line = cursor_.line();
+    const int column = cursor_.column();
+    if (cursor_.AtEnd()) return PatternToken{PatternTokenKind::kEnd, "", line, column};
+    const char c = cursor_.Peek();
     if (c == '\n') {
-      Advance();
+      cursor_.Advance();
       after_dot_ = false;
       if (bracket_depth_ > 0) continue;
       return PatternToken{PatternTokenKind::kNewline, "\n", line, column};
@@ -141,7 +126,7 @@ PatternToken PatternLexer::Next() {
     PatternToken token{PatternTokenKind::kEnd, std::string(1, c), line, column};
     auto single = [&](PatternTokenKind kind) {
       token.kind = kind;
-      Advance();
+      cursor_.Advance();
     };
     auto open = [&](PatternTokenKind kind) {
       single(kind);
@@ -167,25 +152,25 @@ PatternToken PatternLexer::Next() {
       case '}': close(PatternTokenKind::kRightBrace); break;
       case ':':
         single(PatternTokenKind::kColon);
-        if (Peek() == '=') {
+        if (cursor_.Peek() == '=') {
           token = PatternToken{PatternTokenKind::kDefine, ":=", line, column};
-          Advance();
+          cursor_.Advance();
         }
         break;
       case '$':
-        Advance();
-        if (!IsWordStart(Peek())) Fail(line, column, "expected a sub-pattern name after '$'");
+        cursor_.Advance();
+        if (!IsWordStart(cursor_.Peek())) Fail(line, column, "expected a sub-pattern name after '$'");
         token = PatternToken{PatternTokenKind::kSubPattern, LexWord(), line, column};
         break;
       case '%':
-        Advance();
-        if (Peek() == '"') {
-          token = PatternToken{PatternTokenKind::kVarName, LexQuoted(line_, column_), line, column};
+        cursor_.Advance();
+        if (cursor_.Peek() == '"') {
+          token = PatternToken{PatternTokenKind::kVarName, LexQuoted(cursor_.line(), cursor_.column()), line, column};
         } else {
           std::string name;
-          while (IsWordChar(Peek())) {
-            name += Peek();
-            Advance();
+          while (IsWordChar(cursor_.Peek())) {
+            name += cursor_.Peek();
+            cursor_.Advance();
           }
           if (name.empty()) Fail(line, column, "expected a variable name after '%'");
           token = PatternToken{PatternTokenKind::kVarName, name, line, column};

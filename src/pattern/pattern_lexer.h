@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "support/error.h"
+#include "support/text_cursor.h"
 
 namespace collage {
 
@@ -56,19 +57,14 @@ class PatternLexer {
 
  private:
   [[noreturn]] void Fail(int line, int column, const std::string& message) const;
-  char Peek(size_t ahead = 0) const;
-  void Advance();
   // Skips blanks and comments; stops at a line break.
   void SkipBlanksAndComments();
   std::string LexWord();
   std::string LexQuoted(int line, int column);
   PatternToken LexNumber(int line, int column);
 
-  std::string_view text_;
+  TextCursor cursor_;
   std::string file_name_;
-  size_t position_ = 0;
-  int line_ = 1;
-  int column_ = 1;
   int bracket_depth_ = 0;
   // After a '.', digits are a tuple index, never a fraction: x.0.1 is two projections.
   bool after_dot_ = false;
