@@ -18,6 +18,7 @@
 #include "parser/lexer.h"
 #include "ir/type_inference.h"
 #include "ir/op_registry.h"
+#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -150,7 +151,10 @@ class Parser {
     return std::to_string(token.line) + ":" + std::to_string(token.column);
   }
 
-  [[noreturn]] void Fail(const Token& at, const std::string& message) const { throw ParseError(Location(at), message); }
+  // Messages quote the input (names may hold line breaks inside quotes): made one line here.
+  [[noreturn]] void Fail(const Token& at, const std::string& message) const {
+    throw ParseError(Location(at), OneLineText(message));
+  }
 
   template <typename NodePtr>
   NodePtr Located(NodePtr node, const Token& at) const {

@@ -34,6 +34,14 @@ TEST(ParserErrorTest, ExpectedTokenButFoundAnother) {
   ExpectError(kHeader + "  %0 = nn.relu(%x %w)\n  %0\n}\n", "2:19", {"expected ',' or ')'", "found '%w'"});
 }
 
+// A quoted name may hold a line break; the message quoting it stays one line (found by the
+// text-IR fuzzer).
+TEST(ParserErrorTest, NamesWithLineBreaksAreQuotedOnOneLine) {
+  ExpectError("def @main(%x: Tensor[(2), f32]) { %\"a\nb\" }", "1:35", {"undefined variable %a\\nb"});
+  ExpectError("def @main(%\"a\nb\": Tensor[(2), f32], %\"a\nb\": Tensor[(2), f32]) { %x }", "2:23",
+              {"duplicate binding name %a\\nb (first defined at 1:11)"});
+}
+
 TEST(ParserErrorTest, TensorTypesTooLargeFor64BitsAreErrors) {
   // 2^31 * 2^31 * 2 elements wraps to a negative count; 2^32 * 2^32 wraps to 0.
   ExpectError("def @main(%x: Tensor[(2147483648, 2147483648, 2), f32]) { %x }", "1:15",

@@ -214,6 +214,24 @@ TEST(PatternTextTest, MalformedTextIsAParseErrorWithLineAndColumn) {
   }
 }
 
+// Text quoted in a message (here a label holding bytes the lexer rejects, with line breaks after
+// backslashes) stays on one line (found by the pattern-parser fuzzer).
+TEST(PatternTextTest, MessagesQuotingTheInputStayOnOneLine) {
+  for (const std::string& text : {std::string("ense_act\":\xa1= \\\noneense_act\":\xa1= \\\nonenn.p"),
+                                  std::string("a := nn.leaky_relu{alpha=\"x\ny\"}(*)"),
+                                  std::string("a := nn.relu(*) \"x\ny\"")}) {
+    SCOPED_TRACE(text);
+    try {
+      ParsePatternTable(text, "t.pat");
+      ADD_FAILURE() << "expected a ParseError";
+    } catch (const ParseError& error) {
+      const std::string message = error.what();
+      EXPECT_EQ(message.rfind("t.pat:", 0), 0u) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  }
+}
+
 TEST(PatternTextTest, ASinglePatternMustEndAfterThePattern) {
   EXPECT_THROW(ParsePattern("nn.relu(*) )"), ParseError);
   EXPECT_THROW(ParsePattern(""), ParseError);
