@@ -7,6 +7,7 @@
 #include "parser/parser.h"
 
 #include <array>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -101,7 +102,7 @@ class Parser {
   // ---- tokens ----
 
   const Token& Peek(size_t ahead = 0) {
-    Check(ahead < lookahead_.size(), "the parser looks at most one token past the next");
+    assert(ahead < lookahead_.size() && "the parser looks at most one token past the next");
     while (lookahead_count_ <= ahead) {
       lookahead_[(lookahead_begin_ + lookahead_count_) % lookahead_.size()] = lexer_.Next();
       ++lookahead_count_;
