@@ -58,9 +58,8 @@ std::string DescribeToken(const Token& token) {
 
 Lexer::Lexer(std::string_view text, std::string file_name) : cursor_(text), file_name_(std::move(file_name)) {}
 
-// Messages may quote the input, line breaks included: made one line here.
 void Lexer::Fail(int line, int column, const std::string& message) const {
-  throw ParseError(LocationOf(line, column), OneLineText(message));
+  throw ParseError(LocationOf(line, column), message);
 }
 
 void Lexer::SkipSpaceAndComments() {

@@ -19,7 +19,6 @@
 #include "parser/lexer.h"
 #include "ir/type_inference.h"
 #include "ir/op_registry.h"
-#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -152,9 +151,8 @@ class Parser {
     return std::to_string(token.line) + ":" + std::to_string(token.column);
   }
 
-  // Messages quote the input (names may hold line breaks inside quotes): made one line here.
   [[noreturn]] void Fail(const Token& at, const std::string& message) const {
-    throw ParseError(Location(at), OneLineText(message));
+    throw ParseError(Location(at), message);
   }
 
   template <typename NodePtr>

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -28,9 +27,8 @@ std::string DescribePatternToken(const PatternToken& token) {
 PatternLexer::PatternLexer(std::string_view text, std::string file_name)
     : cursor_(text), file_name_(std::move(file_name)) {}
 
-// Messages may quote the input, line breaks included: made one line here.
 void PatternLexer::Fail(int line, int column, const std::string& message) const {
-  throw ParseError(LocationOf(line, column), OneLineText(message));
+  throw ParseError(LocationOf(line, column), message);
 }
 
 void PatternLexer::SkipBlanksAndComments() {

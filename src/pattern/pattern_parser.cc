@@ -9,7 +9,6 @@
 
 #include "ir/op_registry.h"
 #include "pattern/pattern_lexer.h"
-#include "support/one_line_text.h"
 
 namespace collage {
 namespace {
@@ -77,7 +76,7 @@ class PatternParser {
   };
 
   [[noreturn]] void Fail(const PatternToken& at, const std::string& message) const {
-    throw ParseError(lexer_.LocationOf(at.line, at.column), OneLineText(message));  // messages quote the input
+    throw ParseError(lexer_.LocationOf(at.line, at.column), message);
   }
 
   PatternToken Take() {

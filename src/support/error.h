@@ -23,12 +23,12 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
-// Malformed text input (IR text, pattern text, npz, ...).
+// Malformed text input (IR text, pattern text, npz, ...). Messages may quote the input,
+// line breaks and control characters included: the constructor escapes them so that the
+// message stays one line.
 class ParseError : public Error {
  public:
-  ParseError(const SourceLocation& location, const std::string& message)
-      : Error(location.IsKnown() ? location.ToString() + ": " + message : message),
-        location_(location) {}
+  ParseError(const SourceLocation& location, const std::string& message);
   const SourceLocation& location() const { return location_; }
 
  private:
