@@ -41,10 +41,10 @@ DataflowGraph DataflowGraph::Create(const Expr& body) {
     node.pattern = forward_node.pattern;
     node.external = forward_node.extern_ref;
     ForEachChild(*node.expr, [&](const Expr& child) {
-      auto it = graph.forward_graph_.index_of.find(child.get());
-      if (it == graph.forward_graph_.index_of.end()) return;
-      if (std::find(node.inputs.begin(), node.inputs.end(), it->second) == node.inputs.end()) {
-        node.inputs.push_back(it->second);
+      const size_t* input = graph.forward_graph_.index_of.Find(child.get());
+      if (input == nullptr) return;
+      if (std::find(node.inputs.begin(), node.inputs.end(), *input) == node.inputs.end()) {
+        node.inputs.push_back(*input);
       }
     });
     for (size_t input : node.inputs) graph.nodes_[input].outputs.push_back(node.index);
@@ -65,13 +65,11 @@ DataflowGraph DataflowGraph::Create(const Expr& body) {
 }
 
 size_t DataflowGraph::IndexOf(const ExprNode* expr) const {
-  auto it = forward_graph_.index_of.find(expr);
-  if (it == forward_graph_.index_of.end()) {
-    throw Error("DataflowGraph: " + DescribeExpr(*expr) + " is not a node of the graph");
-  }
-  return it->second;
+  const size_t* index = forward_graph_.index_of.Find(expr);
+  if (index == nullptr) throw Error("DataflowGraph: " + DescribeExpr(*expr) + " is not a node of the graph");
+  return *index;
 }
 
-bool DataflowGraph::Contains(const ExprNode* expr) const { return forward_graph_.index_of.count(expr) > 0; }
+bool DataflowGraph::Contains(const ExprNode* expr) const { return forward_graph_.index_of.Contains(expr); }
 
 }  // namespace collage

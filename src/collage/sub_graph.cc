@@ -231,8 +231,8 @@ Function SubGraph::Extract(const DataflowGraph& graph, const ExtractOptions& opt
     const Expr& expr = graph.node(index).expr;
     std::vector<Expr> children;
     ForEachChild(*expr, [&](const Expr& child) {
-      auto it = graph.forward_graph().index_of.find(child.get());
-      children.push_back(it == graph.forward_graph().index_of.end() ? child : inner.at(it->second));
+      const size_t* child_index = graph.forward_graph().index_of.Find(child.get());
+      children.push_back(child_index == nullptr ? child : inner.at(*child_index));
     });
     inner[index] = WithChildren(expr, children);
   }

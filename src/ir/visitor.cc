@@ -83,16 +83,16 @@ void ExprVisitor::Visit(const Expr& root) {
 }
 
 Expr ExprMutator::Rewritten(const Expr& original) const {
-  auto it = rewritten_.find(original.get());
-  return it == rewritten_.end() ? original : it->second;
+  const Expr* rewritten = rewritten_.Find(original.get());
+  return rewritten == nullptr ? original : *rewritten;
 }
 
 Expr ExprMutator::Mutate(const Expr& root) {
   const std::vector<Expr> order = PostOrder(root);
-  rewritten_.reserve(rewritten_.size() + order.size());
+  rewritten_.Reserve(rewritten_.size() + order.size());
   std::vector<Expr> children;
   for (const Expr& node : order) {
-    if (rewritten_.count(node.get())) continue;
+    if (rewritten_.Contains(node.get())) continue;
     children.clear();
     ForEachChild(*node, [&](const Expr& child) { children.push_back(Rewritten(child)); });
     rewritten_[node.get()] = Dispatch(node, WithChildren(node, children));

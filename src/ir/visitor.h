@@ -4,10 +4,10 @@
 #pragma once
 
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "ir/expr.h"
+#include "support/pointer_map.h"
 
 namespace collage {
 
@@ -58,7 +58,7 @@ class ExprMutator {
 
  private:
   Expr Dispatch(const Expr& pre, const Expr& post);
-  std::unordered_map<const ExprNode*, Expr> rewritten_;
+  PointerMap<Expr> rewritten_;
 };
 
 // `node` with its children (in Children order) replaced; returns `node` itself when every

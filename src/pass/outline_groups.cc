@@ -1,5 +1,6 @@
 #include "pass/outline_groups.h"
 
+#include <cassert>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -13,7 +14,7 @@ class GroupOutliner {
  public:
   GroupOutliner(const IndexedForwardGraph& graph, const std::vector<std::optional<size_t>>& group_of,
                 const OutlineOptions& options)
-      : graph_(graph), group_of_(group_of), options_(options) {
+      : graph_(graph), group_of_(group_of), options_(options), outer_(graph.nodes.size()) {
     for (const auto& node : graph.nodes) {
       if (group_of[node.index]) members_[*group_of[node.index]].push_back(node.index);
     }
@@ -27,11 +28,8 @@ class GroupOutliner {
         Outline(unit);
       }
     }
-    if (options_.new_value_of) {
-      options_.new_value_of->assign(graph_.nodes.size(), nullptr);
-      for (const auto& [index, expr] : outer_) (*options_.new_value_of)[index] = expr;
-    }
-    return outer_.at(graph_.index_of.at(graph_.nodes.back().expr.get()));
+    if (options_.new_value_of) *options_.new_value_of = outer_;
+    return Outer(graph_.index_of.At(graph_.nodes.back().expr.get()));
   }
 
  private:
@@ -80,8 +78,8 @@ class GroupOutliner {
   }
 
   Expr OperandOutside(const Expr& child) const {
-    auto it = graph_.index_of.find(child.get());
-    return it == graph_.index_of.end() ? child : outer_.at(it->second);  // callees are not graph nodes
+    const size_t* index = graph_.index_of.Find(child.get());
+    return index == nullptr ? child : Outer(*index);  // callees are not graph nodes
   }
 
   Expr Rebuild(size_t index) {
@@ -97,14 +95,14 @@ class GroupOutliner {
     std::vector<Var> params;
     std::vector<Expr> args;
     auto operand = [&](const Expr& child) -> Expr {
-      auto it = graph_.index_of.find(child.get());
-      if (it == graph_.index_of.end()) return child;
-      if (auto found = inner.find(it->second); found != inner.end()) return found->second;
+      const size_t* index = graph_.index_of.Find(child.get());
+      if (index == nullptr) return child;
+      if (auto found = inner.find(*index); found != inner.end()) return found->second;
       if (options_.inline_constants && child->kind() == ExprKind::kConstant) return child;
       Var param = MakeVar("p" + std::to_string(params.size()), child->checked_type());
       params.push_back(param);
-      args.push_back(outer_.at(it->second));
-      inner[it->second] = param;
+      args.push_back(Outer(*index));
+      inner[*index] = param;
       return param;
     };
     std::vector<size_t> outputs;
@@ -127,11 +125,17 @@ class GroupOutliner {
     }
   }
 
+  // The rewritten value of a node whose unit is already rewritten.
+  const Expr& Outer(size_t index) const {
+    assert(outer_[index] != nullptr && "units are rewritten in dependency order");
+    return outer_[index];
+  }
+
   const IndexedForwardGraph& graph_;
   const std::vector<std::optional<size_t>>& group_of_;
   const OutlineOptions& options_;
   std::map<size_t, std::vector<size_t>> members_;
-  std::unordered_map<size_t, Expr> outer_;
+  std::vector<Expr> outer_;  // by node index; null until the node's unit is rewritten
 };
 
 }  // namespace

@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <deque>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "ir/visitor.h"
 #include "ir/op_registry.h"
 #include "pattern/attr_constraint.h"
+#include "support/pointer_map.h"
 
 namespace collage {
 namespace {
@@ -210,8 +212,8 @@ class PatternMatcher::Impl {
   Impl(Expr graph, MatchOptions options) : graph_(std::move(graph)) {
     Check(graph_ != nullptr, "PatternMatcher needs a graph, got a null expression");
     nodes_ = PostOrder(graph_, options.enter_functions);
-    index_.reserve(nodes_.size());
-    for (size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i].get(), static_cast<NodeIndex>(i));
+    index_.Reserve(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); ++i) index_.Insert(nodes_[i].get(), static_cast<NodeIndex>(i));
     memo_.reserve(nodes_.size());
     for (const Expr& node : nodes_) {
       if (const auto* call = As<CallNode>(node); call != nullptr && call->op() != nullptr) {
@@ -235,13 +237,13 @@ class PatternMatcher::Impl {
 
   std::vector<PatternMatch> MatchesAt(const Pattern& pattern, const Expr& root, const MatchPredicate& predicate) {
     Keep(pattern);
-    auto found = index_.find(root.get());
-    if (found == index_.end()) {
+    const NodeIndex* found = index_.Find(root.get());
+    if (found == nullptr) {
       throw Error("MatchesAt: the root " + DescribeExpr(*root) + " is not a node of the graph");
     }
     std::vector<PatternMatch> matches;
     if (!CallsEveryOpOf(pattern)) return matches;
-    AppendMatchesAt(*pattern, found->second, predicate, matches);
+    AppendMatchesAt(*pattern, *found, predicate, matches);
     return matches;
   }
 
@@ -303,7 +305,7 @@ class PatternMatcher::Impl {
     return match;
   }
 
-  NodeIndex IndexOf(const Expr& expr) const { return index_.at(expr.get()); }
+  NodeIndex IndexOf(const Expr& expr) const { return index_.At(expr.get()); }
 
   const Partials& Match(const PatternNode& pattern, NodeIndex expr) {
     static const Partials kNoMatch;
@@ -480,7 +482,7 @@ class PatternMatcher::Impl {
       ForEachDataInput(*nodes_[i],
                        [&](const Expr& input) { users_[IndexOf(input)].push_back(static_cast<NodeIndex>(i)); });
       if (const FunctionNode* function = As<FunctionNode>(nodes_[i])) {
-        if (auto body = index_.find(function->body.get()); body != index_.end()) external_[body->second] = true;
+        if (const NodeIndex* body = index_.Find(function->body.get())) external_[*body] = true;
       }
     }
     external_[IndexOf(graph_)] = true;
@@ -488,7 +490,7 @@ class PatternMatcher::Impl {
 
   Expr graph_;
   std::vector<Expr> nodes_;
-  std::unordered_map<const ExprNode*, NodeIndex> index_;
+  PointerMap<NodeIndex> index_;
   std::vector<std::vector<NodeIndex>> users_;
   std::vector<bool> external_;
   std::vector<Pattern> kept_patterns_;

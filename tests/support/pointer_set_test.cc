@@ -39,5 +39,14 @@ TEST(PointerSetTest, EmptySetContainsNothing) {
   EXPECT_TRUE(set.Contains(&value));
 }
 
+TEST(PointerSetTest, ReserveKeepsMembers) {
+  std::vector<int> storage(100);
+  PointerSet set;
+  for (size_t i = 0; i < storage.size(); i += 2) set.Insert(&storage[i]);
+  set.Reserve(100000);
+  for (size_t i = 0; i < storage.size(); ++i) EXPECT_EQ(set.Contains(&storage[i]), i % 2 == 0) << i;
+  EXPECT_EQ(set.size(), 50u);
+}
+
 }  // namespace
 }  // namespace collage

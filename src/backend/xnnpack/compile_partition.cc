@@ -1,6 +1,7 @@
 #include "backend/xnnpack/compile_partition.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "backend/boundary_layout.h"
 #include "backend/xnnpack/bias_fusion.h"

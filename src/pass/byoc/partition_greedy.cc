@@ -86,9 +86,9 @@ void MergeCompilerRegions(RegionAssignment& assignment) {
   for (size_t node = 0; node < nodes.size(); ++node) {
     if (!assignment.backend_of[node]) continue;
     ForEachChild(*nodes[node].expr, [&](const Expr& child) {
-      auto it = assignment.graph.index_of.find(child.get());
-      if (it == assignment.graph.index_of.end()) return;
-      const size_t producer = it->second;
+      const size_t* producer_index = assignment.graph.index_of.Find(child.get());
+      if (producer_index == nullptr) return;
+      const size_t producer = *producer_index;
       if (assignment.backend_of[producer] != assignment.backend_of[node]) return;
       const size_t mine = assignment.RegionOf(node);
       const size_t theirs = assignment.RegionOf(producer);

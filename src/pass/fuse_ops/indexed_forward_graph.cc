@@ -37,17 +37,19 @@ OpPatternKind NodePattern(const Expr& expr) {
 
 IndexedForwardGraph IndexedForwardGraph::Create(const Expr& body) {
   IndexedForwardGraph graph;
-  for (const Expr& expr : PostOrder(body, /*enter_functions=*/false)) {
+  const std::vector<Expr> order = PostOrder(body, /*enter_functions=*/false);
+  graph.index_of.Reserve(order.size());
+  for (const Expr& expr : order) {
     if (IsCallee(expr)) continue;
     const size_t index = graph.nodes.size();
-    graph.index_of.emplace(expr.get(), index);
+    graph.index_of.Insert(expr.get(), index);
     graph.nodes.push_back(Node{expr, index, NodePattern(expr), false, {}});
   }
-  graph.nodes.at(graph.index_of.at(body.get())).extern_ref = true;
+  graph.nodes.at(graph.index_of.At(body.get())).extern_ref = true;
 
   for (Node& node : graph.nodes) {
     auto add_edge = [&](const Expr& producer, OpPatternKind pattern) {
-      graph.nodes[graph.index_of.at(producer.get())].outputs.push_back(Edge{node.index, pattern});
+      graph.nodes[graph.index_of.At(producer.get())].outputs.push_back(Edge{node.index, pattern});
     };
     switch (node.expr->kind()) {
       case ExprKind::kCall: {

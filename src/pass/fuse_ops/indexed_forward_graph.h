@@ -2,11 +2,11 @@
 // each with its consumers and the pattern kind of each consuming edge.
 #pragma once
 
-#include <unordered_map>
 #include <vector>
 
 #include "ir/expr.h"
 #include "ir/op_registry.h"
+#include "support/pointer_map.h"
 
 namespace collage {
 
@@ -26,7 +26,7 @@ struct IndexedForwardGraph {
   // Nodes in post-DFS order: a consumer always comes after its producers. Op nodes and
   // nested functions are not nodes (they are callees, part of their call).
   std::vector<Node> nodes;
-  std::unordered_map<const ExprNode*, size_t> index_of;
+  PointerMap<size_t> index_of;
 
   // Requires a type-checked body.
   static IndexedForwardGraph Create(const Expr& body);
