@@ -17,17 +17,20 @@ size_t ChildCount(const ExprNode& node) {
   }
 }
 
-Expr ChildAt(const ExprNode& node, size_t i) {
+// Calls visit(child) with the i-th child that ForEachChild visits, as the node holds it (an Expr,
+// or a Var for a function's parameter): no reference count changes unless `visit` copies it.
+template <typename Visit>
+void VisitChildAt(const ExprNode& node, size_t i, Visit visit) {
   switch (node.kind()) {
     case ExprKind::kCall: {
       const auto& call = static_cast<const CallNode&>(node);
-      return i == 0 ? call.callee : call.args[i - 1];
+      return i == 0 ? visit(call.callee) : visit(call.args[i - 1]);
     }
-    case ExprKind::kTuple: return static_cast<const TupleNode&>(node).fields[i];
-    case ExprKind::kTupleGetItem: return static_cast<const TupleGetItemNode&>(node).tuple;
+    case ExprKind::kTuple: return visit(static_cast<const TupleNode&>(node).fields[i]);
+    case ExprKind::kTupleGetItem: return visit(static_cast<const TupleGetItemNode&>(node).tuple);
     default: {
       const auto& function = static_cast<const FunctionNode&>(node);
-      return i < function.params.size() ? Expr(function.params[i]) : function.body;
+      return i < function.params.size() ? visit(function.params[i]) : visit(function.body);
     }
   }
 }
@@ -49,17 +52,19 @@ std::vector<Expr> PostOrderLeavingOut(const Expr& root, bool enter_functions,
     size_t next_child = 0;
   };
   std::vector<Frame> stack;
-  auto push = [&](const Expr& node) {
+  // Copies the node (one reference count increment) only when it is new.
+  auto push = [&](const auto& node) {
     if (!done.Insert(node.get()) || (leave_out && leave_out(*node))) return;
     const bool opaque = !enter_functions && node != root && node->kind() == ExprKind::kFunction;
-    stack.push_back(Frame{node, opaque ? 0 : ChildCount(*node)});
+    stack.push_back(Frame{Expr(node), opaque ? 0 : ChildCount(*node)});
   };
   push(root);
   while (!stack.empty()) {
     Frame& top = stack.back();
     if (top.next_child < top.child_count) {
-      const Expr child = ChildAt(*top.node, top.next_child++);
-      push(child);  // may reallocate `stack`; `top` is not used after this
+      const ExprNode& parent = *top.node;
+      // `push` may reallocate `stack`: `top` is not used after it.
+      VisitChildAt(parent, top.next_child++, push);
       continue;
     }
     order.push_back(std::move(top.node));
