@@ -2,8 +2,6 @@
 
 #include <cstdio>
 
-#include "support/one_line_text.h"
-
 namespace collage {
 namespace {
 
@@ -46,12 +44,12 @@ std::string DescribeTokenKind(TokenKind kind) {
 
 std::string DescribeToken(const Token& token) {
   switch (token.kind) {
-    case TokenKind::kLocal: return "'%" + OneLineText(token.text) + "'";
-    case TokenKind::kGlobal: return "'@" + OneLineText(token.text) + "'";
+    case TokenKind::kLocal: return "'%" + token.text + "'";
+    case TokenKind::kGlobal: return "'@" + token.text + "'";
     case TokenKind::kIdentifier:
     case TokenKind::kInteger:
-    case TokenKind::kFloat: return "'" + OneLineText(token.text) + "'";
-    case TokenKind::kString: return "string \"" + OneLineText(token.text) + "\"";
+    case TokenKind::kFloat: return "'" + token.text + "'";
+    case TokenKind::kString: return "string \"" + token.text + "\"";
     default: return DescribeTokenKind(token.kind);
   }
 }

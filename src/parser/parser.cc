@@ -151,9 +151,7 @@ class Parser {
     return std::to_string(token.line) + ":" + std::to_string(token.column);
   }
 
-  [[noreturn]] void Fail(const Token& at, const std::string& message) const {
-    throw ParseError(Location(at), message);
-  }
+  [[noreturn]] void Fail(const Token& at, const std::string& message) const { throw ParseError(Location(at), message); }
 
   template <typename NodePtr>
   NodePtr Located(NodePtr node, const Token& at) const {

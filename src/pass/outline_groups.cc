@@ -28,8 +28,9 @@ class GroupOutliner {
         Outline(unit);
       }
     }
-    if (options_.new_value_of) *options_.new_value_of = outer_;
-    return Outer(graph_.index_of.At(graph_.nodes.back().expr.get()));
+    Expr result = Outer(graph_.index_of.At(graph_.nodes.back().expr.get()));
+    if (options_.new_value_of) *options_.new_value_of = std::move(outer_);
+    return result;
   }
 
  private:
