@@ -84,22 +84,32 @@ def executions_per_run(short: int, long: int, short_repeat: int, long_repeat: in
     return (long - short) // extra_runs
 
 
-def per_run_milliseconds_by_kind(executions: List[Tuple[str, str, float]], per_run: int,
-                                 runs: int) -> Dict[str, float]:
-    """Milliseconds per run of each primitive kind, from the last `runs` runs of `per_run`
-    executions each: per execution of a run, the median over the runs."""
+def per_run_executions(executions: List[Tuple[str, str, float]], per_run: int,
+                       runs: int) -> List[Tuple[str, str, float]]:
+    """(kind, signature, milliseconds) of each of a run's `per_run` executions, from the last
+    `runs` runs: per execution of a run, the median over the runs."""
     if per_run == 0:
-        return {}
+        return []
     timed = executions[len(executions) - runs * per_run:]
     if len(timed) < runs * per_run:
         raise ValueError(f"{len(executions)} oneDNN executions, fewer than {runs} runs of {per_run}")
-    by_kind: Dict[str, float] = collections.defaultdict(float)
+    medians = []
     for position in range(per_run):
         kind, signature, _ = timed[position]
         of_runs = timed[position::per_run]
         if any(other_signature != signature for _, other_signature, _ in of_runs):
             raise ValueError(f"the runs execute different oneDNN primitives at position {position} ({kind})")
-        by_kind[kind] += statistics.median(milliseconds for _, _, milliseconds in of_runs)
+        medians.append((kind, signature, statistics.median(milliseconds for _, _, milliseconds in of_runs)))
+    return medians
+
+
+def per_run_milliseconds_by_kind(executions: List[Tuple[str, str, float]], per_run: int,
+                                 runs: int) -> Dict[str, float]:
+    """Milliseconds per run of each primitive kind, from the last `runs` runs of `per_run`
+    executions each: per execution of a run, the median over the runs."""
+    by_kind: Dict[str, float] = collections.defaultdict(float)
+    for kind, _, milliseconds in per_run_executions(executions, per_run, runs):
+        by_kind[kind] += milliseconds
     return dict(by_kind)
 
 

@@ -32,13 +32,18 @@ def quantile(samples: List[float], q: float) -> float:
     return ordered[below] + (position - below) * (ordered[above] - ordered[below])
 
 
-def run_batch(onnx_path: str, threads: int, runs: int, warmup: int, seed: int = 0) -> Dict:
-    """One batch: ort_bench.js's JSON (runs_ms, median_ms, ort_version, ...)."""
+def run_batch(onnx_path: str, threads: int, runs: int, warmup: int, seed: int = 0,
+              profile_path: Optional[str] = None) -> Dict:
+    """One batch: ort_bench.js's JSON (runs_ms, median_ms, ort_version, ...). With
+    `profile_path`, ONNX Runtime's profiler records the batch's runs into that file (its
+    timings then include the profiler's overhead)."""
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
         raise OrtUnavailable("node is not installed (scripts/setup.sh installs it)")
     command = [node, SCRIPT, onnx_path, "--threads", str(threads), "--runs", str(runs), "--warmup", str(warmup),
                "--seed", str(seed)]
+    if profile_path:
+        command += ["--profile", profile_path]
     completed = subprocess.run(command, capture_output=True, text=True)
     message = completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else f"exit {completed.returncode}"
     if completed.returncode == EXIT_ORT_MISSING:

@@ -21,3 +21,13 @@ def save_embedding_model(path):
                               [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, 8])],
                               [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 8, 4])], [table])
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
+def save_convolution_model(path):
+    """x (1x8x16x16) -> 3x3 Conv to 16 channels (padded) -> Relu -> z."""
+    weights = numpy_helper.from_array(numpy.full((16, 8, 3, 3), 0.125, numpy.float32), "w")
+    graph = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]),
+                               helper.make_node("Relu", ["y"], ["z"])], "convolution_relu",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 16, 16])],
+                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 16, 16, 16])], [weights])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
