@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "backend/onednn/layout_like.h"
+
 namespace collage::onednn {
 
 memory::dims ToDims(const Shape& shape) {
@@ -64,15 +66,19 @@ memory Lowering::Home(int id) const {
 
 memory Lowering::Reorder(memory source, const memory::desc& desc, bool at_compile_time) {
   memory target(desc, engine_);
+  CopyInto(source, target, at_compile_time);
+  return target;
+}
+
+void Lowering::CopyInto(const memory& source, const memory& target, bool at_compile_time) {
   dnnl::reorder reorder(source, target);
   if (at_compile_time) {
     dnnl::stream stream(engine_);
-    reorder.execute(stream, source, target);
+    reorder.execute(stream, {{DNNL_ARG_FROM, source}, {DNNL_ARG_TO, target}});
     stream.wait();
   } else {
     AddStep(reorder, {{DNNL_ARG_FROM, source}, {DNNL_ARG_TO, target}});
   }
-  return target;
 }
 
 memory Lowering::Get(int id, const memory::desc& desc) {
@@ -137,6 +143,9 @@ memory Lowering::Define(int id, const memory::desc& desc) {
       break;
     }
   }
+  if (!result) result = ConcatSliceFor(id, desc);
+  // Fresh memory is scratch; a caller's buffer is not, nor a concatenation slice, which the
+  // group's views read after the value's own readers.
   scratch_.at(static_cast<size_t>(id)) = !result;
   if (!result) result = memory(desc, engine_);
   layouts_.at(static_cast<size_t>(id)) = {result};
@@ -149,6 +158,93 @@ void Lowering::Alias(int id, const memory& target, bool scratch) {
 }
 
 memory Lowering::CopyOf(int id, const memory::desc& desc) { return Reorder(Home(id), desc, /*at_compile_time=*/false); }
+
+void Lowering::SetConcatPlan(const ConcatPlan& plan) {
+  concat_group_of_member_.assign(partition_.values.size(), -1);
+  concat_group_of_result_.assign(partition_.values.size(), -1);
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    for (int member : plan.groups[g].members) concat_group_of_member_[static_cast<size_t>(member)] = static_cast<int>(g);
+    concat_buffers_.push_back({plan.groups[g], memory(), {}, false});
+  }
+  for (size_t c = 0; c < plan.group_of_call.size(); ++c) {
+    if (plan.group_of_call[c] >= 0) {
+      concat_group_of_result_[static_cast<size_t>(partition_.calls[c].output)] = plan.group_of_call[c];
+    }
+  }
+}
+
+int Lowering::ConcatGroupOfResult(int id) const {
+  return concat_group_of_result_.empty() ? -1 : concat_group_of_result_.at(static_cast<size_t>(id));
+}
+
+bool Lowering::AllocateConcatBuffer(int group, const memory::desc& like) {
+  ConcatBuffer& concat = concat_buffers_.at(static_cast<size_t>(group));
+  if (concat.unusable) return false;
+  if (concat.buffer) return true;
+  const Shape& shape = concat.group.shape;
+  const std::optional<memory::desc> whole = LayoutLike(like, ToDims(shape));
+  const int64_t block = whole ? ContiguousChannelBlock(*whole) : 0;
+  int64_t offset = 0;
+  for (size_t k = 0; k < concat.group.channels.size() && block > 0; ++k) {
+    const bool last = k + 1 == concat.group.channels.size();
+    if (offset % block != 0 || (!last && concat.group.channels[k] % block != 0)) concat.unusable = true;
+    offset += concat.group.channels[k];
+  }
+  if (block == 0 || concat.unusable) {
+    concat.unusable = true;
+    return false;
+  }
+  concat.buffer = memory(*whole, engine_);
+  viewed_.push_back(concat.buffer);
+  char* base = static_cast<char*>(concat.buffer.get_data_handle());
+  const int64_t plane_bytes = shape[2] * shape[3] * static_cast<int64_t>(sizeof(float));
+  offset = 0;
+  for (int64_t channels : concat.group.channels) {
+    const memory::desc slice = *LayoutLike(*whole, {1, channels, shape[2], shape[3]});
+    concat.slices.emplace_back(slice, engine_, base + offset * plane_bytes);
+    offset += channels;
+  }
+  return true;
+}
+
+const memory* Lowering::ConcatSliceOf(int id) const {
+  if (concat_group_of_member_.empty()) return nullptr;
+  const int group = concat_group_of_member_.at(static_cast<size_t>(id));
+  if (group < 0) return nullptr;
+  const ConcatBuffer& concat = concat_buffers_[static_cast<size_t>(group)];
+  if (!concat.buffer) return nullptr;
+  const auto at = std::find(concat.group.members.begin(), concat.group.members.end(), id);
+  return &concat.slices[static_cast<size_t>(at - concat.group.members.begin())];
+}
+
+memory Lowering::ConcatSliceFor(int id, const memory::desc& desc) {
+  if (concat_group_of_member_.empty() || concat_group_of_member_.at(static_cast<size_t>(id)) < 0) return memory();
+  if (!AllocateConcatBuffer(concat_group_of_member_[static_cast<size_t>(id)], desc)) return memory();
+  const memory* slice = ConcatSliceOf(id);
+  return slice->get_desc() == desc ? *slice : memory();
+}
+
+std::optional<memory> Lowering::ConcatView(int group, size_t members) {
+  const ConcatBuffer& concat = concat_buffers_.at(static_cast<size_t>(group));
+  if (!AllocateConcatBuffer(group, Home(concat.group.members.front()).get_desc())) return std::nullopt;
+  int64_t channels = 0;
+  for (size_t k = 0; k < members; ++k) {
+    const int member = concat.group.members[k];
+    const memory& slice = concat.slices[k];
+    std::vector<memory>& layouts = layouts_.at(static_cast<size_t>(member));
+    const bool there = std::any_of(layouts.begin(), layouts.end(), [&](const memory& layout) {
+      return layout.get_data_handle() == slice.get_data_handle() && layout.get_desc() == slice.get_desc();
+    });
+    if (!there) {
+      CopyInto(Home(member), slice, partition_.IsConstant(member));
+      layouts.push_back(slice);
+    }
+    channels += concat.group.channels[k];
+  }
+  const Shape& shape = concat.group.shape;
+  const memory::desc prefix = *LayoutLike(concat.buffer.get_desc(), {1, channels, shape[2], shape[3]});
+  return memory(prefix, engine_, concat.buffer.get_data_handle());
+}
 
 void Lowering::AddStep(dnnl::primitive primitive, std::unordered_map<int, memory> args) {
   steps_.push_back({std::move(primitive), std::move(args)});

@@ -18,6 +18,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "backend/flat_partition.h"
+#include "backend/onednn/concat_in_place.h"
 
 namespace collage::onednn {
 
@@ -92,6 +93,16 @@ class Lowering {
   // A fresh memory of `desc` that a step fills with value `id` at every run.
   memory CopyOf(int id, const memory::desc& desc);
 
+  // Concatenations in place (concat_in_place.h): the plan, set before lowering. Define then
+  // computes a group's members straight into their slices of the group's buffer.
+  void SetConcatPlan(const ConcatPlan& plan);
+  // The group whose buffer concatenation result `id` is a view of, or -1.
+  int ConcatGroupOfResult(int id) const;
+  // The first `members` members of `group` as one value: each member copied into its slice
+  // unless it is there already, then the view of those slices. None when the group's buffer
+  // cannot be laid out with contiguous slices (the concatenation then copies as usual).
+  std::optional<memory> ConcatView(int group, size_t members);
+
   void AddStep(dnnl::primitive primitive, std::unordered_map<int, memory> args);
   const std::vector<Step>& steps() const { return steps_; }
 
@@ -100,6 +111,15 @@ class Lowering {
 
  private:
   memory Reorder(memory source, const memory::desc& desc, bool at_compile_time);
+  void CopyInto(const memory& source, const memory& target, bool at_compile_time);
+  // Allocates `group`'s buffer once, in the layout of `like` (a member's or the result's);
+  // false when that layout's channel slices are not contiguous, then and at every later call.
+  bool AllocateConcatBuffer(int group, const memory::desc& like);
+  // Member `id`'s slice of its group's buffer (allocated by now), or null.
+  const memory* ConcatSliceOf(int id) const;
+  // Member `id`'s slice when its group's buffer has one of layout `desc` (allocating the
+  // buffer like `desc` first); an empty memory otherwise.
+  memory ConcatSliceFor(int id, const memory::desc& desc);
   const ExternalBinding* FindBinding(const memory& memory) const;
 
   FlatPartition partition_;
@@ -110,6 +130,17 @@ class Lowering {
   std::vector<bool> scratch_;         // per value: see IsScratch
   std::vector<bool> output_written_;  // per output index: computed in place
   std::vector<Step> steps_;
+
+  // A concatenation group's buffer and its members' slices, once allocated.
+  struct ConcatBuffer {
+    ConcatGroup group;
+    memory buffer;
+    std::vector<memory> slices;
+    bool unusable = false;
+  };
+  std::vector<ConcatBuffer> concat_buffers_;
+  std::vector<int> concat_group_of_member_;  // per value: its group as a member, or -1
+  std::vector<int> concat_group_of_result_;  // per value: the group it is a view of, or -1
 };
 
 }  // namespace collage::onednn

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/onednn/concat_in_place.h"
 #include "backend/onednn/implementation.h"
 #include "backend/onednn/op_families.h"
 #include "backend/onednn/primitive_builders.h"
@@ -128,6 +129,7 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
     }
   }
   std::vector<bool> lowered_early(count, false);
+  lowering.SetConcatPlan(PlanConcatsInPlace(flat));
 
   for (int i = 0; i < count; ++i) {
     const FlatCall& call = flat.calls[i];

@@ -5,7 +5,8 @@
 // those have only oneDNN's reference kernel (a plain input among blocked ones: Inception's and
 // DenseNet's blocks), over all inputs in the layout of the largest, or all plain; of plain
 // inputs it writes a plain result (left to choose, oneDNN may permute extent-1 axes, a layout
-// later binary primitives only run in their slow reference kernel).
+// later binary primitives only run in their slow reference kernel). Where the concatenation
+// is planned in place (concat_in_place.h), it is a view of its group's buffer instead.
 #include <algorithm>
 #include <optional>
 
@@ -40,6 +41,11 @@ void LowerTranspose(Lowering& lowering, const FlatCall& call) {
 }
 
 void LowerConcat(Lowering& lowering, const FlatCall& call) {
+  if (const int group = lowering.ConcatGroupOfResult(call.output); group >= 0) {
+    if (const std::optional<memory> view = lowering.ConcatView(group, call.inputs.size())) {
+      return lowering.Alias(call.output, *view);
+    }
+  }
   const int64_t rank = static_cast<int64_t>(ToDims(lowering.value(call.output).shape).size());
   int64_t axis = call.call->attrs.GetInt("axis");
   if (axis < 0) axis += rank;
