@@ -22,6 +22,10 @@ std::string ImplementationName(const dnnl::primitive& primitive);
 bool IsReference(const std::string& implementation_name);
 bool IsReference(const dnnl::primitive_desc_base& description);
 
+// One of oneDNN's jit kernels: its name starts with "jit" (neither a reference nor a generic
+// "simple" loop).
+bool IsJit(const dnnl::primitive_desc_base& description);
+
 // The primitive's kind as oneDNN names it ("binary", "reorder").
 std::string KindName(const dnnl::primitive& primitive);
 

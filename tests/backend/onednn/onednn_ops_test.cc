@@ -65,6 +65,24 @@ TEST_F(OnednnOpsTest, GlobalAndAdaptivePooling) {
   }
 }
 
+// Pools of a plain input (a partition's parameter, Inception's padded average pools): oneDNN
+// runs them there only in a generic loop ("simple_nchw", 4-7 ms per pool in inception_v3), so
+// the input is reordered to channel blocks for a jit kernel.
+TEST_F(OnednnOpsTest, PoolsOfAPlainInputRunAJitKernel) {
+  for (const std::string pool : {"nn.avg_pool2d(%x, pool_size=[3, 3])",
+                                 "nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])"}) {
+    const Function function = ParseMainFunction("def @main(%x: Tensor[(1, 24, 11, 11), f32]) {\n  " + pool + "\n}\n");
+    EXPECT_TRUE(MatchesReference(*backend_, function)) << pool;
+    const onednn::Program program =
+        onednn::LowerPartition(FlattenPartition(function, "onednn"), dnnl::engine(dnnl::engine::kind::cpu, 0));
+    for (const onednn::Step& step : program.steps) {
+      if (step.primitive.get_kind() != dnnl::primitive::kind::pooling_v2) continue;
+      EXPECT_EQ(onednn::ImplementationName(step.primitive).rfind("jit", 0), 0u)
+          << pool << ": " << onednn::ImplementationName(step.primitive);
+    }
+  }
+}
+
 TEST_F(OnednnOpsTest, UnaryOpsOnPlainAndBlockedInputs) {
   for (const std::string op :
        {"nn.relu", "sigmoid", "tanh", "nn.gelu", "nn.silu", "nn.hard_swish", "exp", "abs", "negative"}) {
