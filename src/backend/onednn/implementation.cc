@@ -18,7 +18,9 @@ bool IsReference(const std::string& implementation_name) { return implementation
 
 bool IsReference(const dnnl::primitive_desc_base& description) { return IsReference(ImplementationName(description)); }
 
-bool IsJit(const dnnl::primitive_desc_base& description) { return ImplementationName(description).rfind("jit", 0) == 0; }
+bool IsJit(const std::string& implementation_name) { return implementation_name.rfind("jit", 0) == 0; }
+
+bool IsJit(const dnnl::primitive_desc_base& description) { return IsJit(ImplementationName(description)); }
 
 std::string KindName(const dnnl::primitive& primitive) {
   return dnnl_prim_kind2str(static_cast<dnnl_primitive_kind_t>(primitive.get_kind()));

@@ -24,6 +24,7 @@ bool IsReference(const dnnl::primitive_desc_base& description);
 
 // One of oneDNN's jit kernels: its name starts with "jit" (neither a reference nor a generic
 // "simple" loop).
+bool IsJit(const std::string& implementation_name);
 bool IsJit(const dnnl::primitive_desc_base& description);
 
 // The primitive's kind as oneDNN names it ("binary", "reorder").

@@ -38,6 +38,8 @@ Lowering::Lowering(FlatPartition partition, dnnl::engine engine)
   layouts_.resize(partition_.values.size());
   output_written_.assign(partition_.outputs.size(), false);
   scratch_.assign(partition_.values.size(), false);
+  concat_group_of_member_.assign(partition_.values.size(), -1);
+  concat_group_of_result_.assign(partition_.values.size(), -1);
   for (size_t id = 0; id < partition_.values.size(); ++id) {
     const FlatValue& flat = partition_.values[id];
     if (flat.source == FlatValue::Source::kCall) continue;
@@ -160,8 +162,6 @@ void Lowering::Alias(int id, const memory& target, bool scratch) {
 memory Lowering::CopyOf(int id, const memory::desc& desc) { return Reorder(Home(id), desc, /*at_compile_time=*/false); }
 
 void Lowering::SetConcatPlan(const ConcatPlan& plan) {
-  concat_group_of_member_.assign(partition_.values.size(), -1);
-  concat_group_of_result_.assign(partition_.values.size(), -1);
   for (size_t g = 0; g < plan.groups.size(); ++g) {
     for (int member : plan.groups[g].members) concat_group_of_member_[static_cast<size_t>(member)] = static_cast<int>(g);
     concat_buffers_.push_back({plan.groups[g], memory(), {}, false});
@@ -173,9 +173,7 @@ void Lowering::SetConcatPlan(const ConcatPlan& plan) {
   }
 }
 
-int Lowering::ConcatGroupOfResult(int id) const {
-  return concat_group_of_result_.empty() ? -1 : concat_group_of_result_.at(static_cast<size_t>(id));
-}
+int Lowering::ConcatGroupOfResult(int id) const { return concat_group_of_result_.at(static_cast<size_t>(id)); }
 
 bool Lowering::AllocateConcatBuffer(int group, const memory::desc& like) {
   ConcatBuffer& concat = concat_buffers_.at(static_cast<size_t>(group));
@@ -208,7 +206,6 @@ bool Lowering::AllocateConcatBuffer(int group, const memory::desc& like) {
 }
 
 const memory* Lowering::ConcatSliceOf(int id) const {
-  if (concat_group_of_member_.empty()) return nullptr;
   const int group = concat_group_of_member_.at(static_cast<size_t>(id));
   if (group < 0) return nullptr;
   const ConcatBuffer& concat = concat_buffers_[static_cast<size_t>(group)];
@@ -218,8 +215,8 @@ const memory* Lowering::ConcatSliceOf(int id) const {
 }
 
 memory Lowering::ConcatSliceFor(int id, const memory::desc& desc) {
-  if (concat_group_of_member_.empty() || concat_group_of_member_.at(static_cast<size_t>(id)) < 0) return memory();
-  if (!AllocateConcatBuffer(concat_group_of_member_[static_cast<size_t>(id)], desc)) return memory();
+  const int group = concat_group_of_member_.at(static_cast<size_t>(id));
+  if (group < 0 || !AllocateConcatBuffer(group, desc)) return memory();
   const memory* slice = ConcatSliceOf(id);
   return slice->get_desc() == desc ? *slice : memory();
 }

@@ -1,7 +1,8 @@
 // 2-D pooling as one oneDNN pooling_v2 primitive on the input's current (usually blocked)
-// layout, or on channel blocks where only a generic kernel takes the current one. Windowed pools keep their strides, dilation and padding; torch's ceil_mode becomes
-// extra end padding (ignored by max and by averages that exclude padding). Global pools are
-// one window over the plane; adaptive average pools when the output size divides the input.
+// layout, or on channel blocks where only a generic kernel takes the current one. Windowed
+// pools keep their strides, dilation and padding; torch's ceil_mode becomes extra end padding
+// (ignored by max and by averages that exclude padding). Global pools are one window over the
+// plane; adaptive average pools when the output size divides the input.
 #include <algorithm>
 
 #include "op/nn_common.h"
