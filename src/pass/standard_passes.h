@@ -17,6 +17,10 @@ Function FoldConstantsIn(const Function& function);
 // that producer has no other user and its weights are constants, otherwise rewritten as
 // multiply + add; nn.dropout removed. Ends with FoldConstant's folding. opt level 0.
 Pass SimplifyInference();
+// Zero-width nn.pad calls removed; zero padding of the spatial axes folded into the
+// nn.conv2d or nn.avg_pool2d that reads it (the pool then counts padding in its averages).
+// opt level 0.
+Pass FoldPadding();
 // Merges op calls with the same op, attributes and arguments, and identical constants.
 // opt level 2.
 Pass EliminateCommonSubexpr();
@@ -29,7 +33,7 @@ Pass InlinePrimitiveGroups();
 Pass DeadCodeElimination();
 
 // What runs between import and placement, in this order: InferTypePass,
-// InlinePrimitiveGroups, SimplifyInference, FoldConstant, EliminateCommonSubexpr,
+// InlinePrimitiveGroups, SimplifyInference, FoldPadding, FoldConstant, EliminateCommonSubexpr,
 // DeadCodeElimination, InferTypePass.
 Pass StandardPipeline();
 

@@ -3,7 +3,7 @@
 namespace collage {
 
 Pass StandardPipeline() {
-  return Pass::Sequential({InferTypePass(), InlinePrimitiveGroups(), SimplifyInference(), FoldConstant(),
+  return Pass::Sequential({InferTypePass(), InlinePrimitiveGroups(), SimplifyInference(), FoldPadding(), FoldConstant(),
                            EliminateCommonSubexpr(), DeadCodeElimination(), InferTypePass()},
                           "StandardPipeline");
 }

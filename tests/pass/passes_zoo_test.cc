@@ -30,7 +30,7 @@ TEST_P(PassesZooTest, EveryPassKeepsTheOutputs) {
   const Value expected = Evaluate(zoo->model.module.main(), inputs);
 
   // The imported module is already type-checked, so InferTypePass has nothing to change.
-  const std::vector<Pass> pipeline = {SimplifyInference(), FoldConstant(), EliminateCommonSubexpr(),
+  const std::vector<Pass> pipeline = {SimplifyInference(), FoldPadding(), FoldConstant(), EliminateCommonSubexpr(),
                                       DeadCodeElimination(), FuseOps()};
   Module module = zoo->model.module;
   for (const Pass& pass : pipeline) {

@@ -177,6 +177,87 @@ TEST(SimplifyInferenceTest, RemovesDropout) {
   EXPECT_EQ(As<CallNode>(simplified->body)->args[0], simplified->params[0]);
 }
 
+// nn.pad of NCHW data: widths in ONNX order (4 begins, then 4 ends).
+Expr Pad(const Expr& data, std::vector<int64_t> widths, double value = 0.0, const std::string& mode = "constant") {
+  return CallOp("nn.pad", {data}, {{"pad_width", std::move(widths)}, {"pad_value", value}, {"mode", mode}});
+}
+
+Expr Conv3x3(const Expr& data, std::vector<int64_t> padding = {0, 0, 0, 0}) {
+  return CallOp("nn.conv2d", {data, MakeConstant(Tensor::Random(DType::kF32, {4, 3, 3, 3}, 3))},
+                {{"padding", std::move(padding)}});
+}
+
+Expr AveragePool3x3(const Expr& data, std::vector<int64_t> padding, int64_t count_include_pad, int64_t ceil_mode = 0) {
+  return CallOp("nn.avg_pool2d", {data},
+                {{"pool_size", std::vector<int64_t>{3, 3}},
+                 {"strides", std::vector<int64_t>{2, 2}},
+                 {"padding", std::move(padding)},
+                 {"count_include_pad", count_include_pad},
+                 {"ceil_mode", ceil_mode}});
+}
+
+TEST(FoldPaddingTest, RemovesZeroWidthPads) {
+  Var x = MakeVar("x", F32({1, 3, 6, 6}));
+  Function function = MakeFunction({x}, CallOp("nn.relu", {Pad(x, std::vector<int64_t>(8, 0), 1.0, "edge")}));
+  Function folded = RunAndCheckPreserved(FoldPadding(), function);
+  EXPECT_EQ(CountCalls(folded, "nn.pad"), 0);
+}
+
+// Asymmetric zero padding of H and W, added to the window's own padding.
+TEST(FoldPaddingTest, FoldsZeroPadsIntoConvolutionsAndCountingAveragePools) {
+  Var x = MakeVar("x", F32({1, 3, 7, 8}));
+  const std::vector<int64_t> widths = {0, 0, 1, 2, 0, 0, 2, 0};
+  const std::vector<Expr> windows = {
+      Conv3x3(Pad(x, widths)),
+      Conv3x3(Pad(x, widths), {1, 0, 0, 1}),
+      AveragePool3x3(Pad(x, widths), {0, 0, 0, 0}, 0),
+      AveragePool3x3(Pad(x, widths), {1, 1, 0, 1}, 1),
+  };
+  for (const Expr& window : windows) {
+    Function folded = RunAndCheckPreserved(FoldPadding(), MakeFunction({x}, window));
+    EXPECT_EQ(CountCalls(folded, "nn.pad"), 0);
+    const auto* call = As<CallNode>(folded->body);
+    ASSERT_NE(call, nullptr);
+    EXPECT_EQ(call->args[0], folded->params[0]);
+    if (call->op()->name == "nn.avg_pool2d") {
+      EXPECT_EQ(call->attrs.GetInt("count_include_pad"), 1);
+    }
+  }
+  // The negative control of the average pool's rule: the explicit zeros folded into padding
+  // that the pool does not count change its outputs.
+  Function explicit_zeros = MakeFunction({x}, AveragePool3x3(Pad(x, widths), {0, 0, 0, 0}, 0));
+  Function uncounted = MakeFunction({x}, AveragePool3x3(x, {1, 2, 2, 0}, 0));
+  const std::vector<Value> args = RandomArguments(explicit_zeros, 42);
+  EXPECT_GT(MaxAbsDifference(Evaluate(explicit_zeros, args), Evaluate(uncounted, args)), 1e-3);
+}
+
+TEST(FoldPaddingTest, LeavesPadsTheWindowCannotTakeOver) {
+  Var x = MakeVar("x", F32({1, 3, 7, 8}));
+  const std::vector<int64_t> spatial = {0, 0, 1, 1, 0, 0, 1, 1};
+  const std::vector<Expr> kept = {
+      Conv3x3(Pad(x, spatial, 0.5)),                                      // not zeros
+      Conv3x3(Pad(x, spatial, 0.0, "reflect")),                           // not a constant
+      Conv3x3(Pad(x, {0, 0, 1, 1, 0, 0, -1, 1})),                          // crops
+      CallOp("nn.max_pool2d", {Pad(x, spatial)}, {{"pool_size", std::vector<int64_t>{2, 2}}}),
+      AveragePool3x3(Pad(x, spatial), {1, 1, 1, 1}, 0),                    // own padding not counted
+      AveragePool3x3(Pad(x, spatial), {0, 0, 0, 0}, 1, /*ceil_mode=*/1),  // partial last windows
+  };
+  for (const Expr& window : kept) {
+    Function result = RunAndCheckPreserved(FoldPadding(), MakeFunction({x}, window));
+    EXPECT_EQ(CountCalls(result, "nn.pad"), 1);
+  }
+  Var y = MakeVar("y", F32({1, 3, 7, 8}));
+  Function channels = MakeFunction({y}, CallOp("nn.avg_pool2d", {Pad(y, {0, 1, 0, 0, 0, 0, 0, 0})},
+                                                {{"pool_size", std::vector<int64_t>{2, 2}}}));
+  EXPECT_EQ(CountCalls(RunAndCheckPreserved(FoldPadding(), channels), "nn.pad"), 1);
+  // A pad with another user stays for that user; the convolution reads the data directly.
+  Expr shared = Pad(x, spatial);
+  Function both = MakeFunction({x}, MakeTuple({Conv3x3(shared), CallOp("nn.relu", {shared})}));
+  Function folded = RunAndCheckPreserved(FoldPadding(), both);
+  EXPECT_EQ(CountCalls(folded, "nn.pad"), 1);
+  EXPECT_EQ(As<CallNode>(As<TupleNode>(folded->body)->fields[0])->args[0], folded->params[0]);
+}
+
 TEST(EliminateCommonSubexprTest, MergesEqualCallsAndConstants) {
   Var x = MakeVar("x", F32({2}));
   Expr a = CallOp("add", {CallOp("nn.relu", {x}), ConstantOf({1, 2}, {2})});

@@ -175,7 +175,13 @@ std::vector<Expr> ConvertConcat(OnnxNode& node) {
   std::vector<Expr> inputs;
   for (size_t i = 0; i < node.num_inputs(); ++i) inputs.push_back(node.Input(i, "inputs"));
   if (inputs.empty()) throw Error("needs at least one input");
-  return {node.builder().Call("concatenate", std::move(inputs), {{"axis", node.RequiredInt("axis")}})};
+  const int64_t axis = node.RequiredInt("axis");
+  if (inputs.size() == 1) {
+    // The concatenation of one tensor is that tensor (torch exports DenseNet's first layer so).
+    NormalizeAxis(axis, static_cast<int64_t>(node.InputShape(0).size()), "attribute 'axis'");
+    return inputs;
+  }
+  return {node.builder().Call("concatenate", std::move(inputs), {{"axis", axis}})};
 }
 
 // Split: sizes from the attribute (opset < 13) or the input (opset >= 13); otherwise equal

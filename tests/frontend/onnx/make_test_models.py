@@ -526,6 +526,12 @@ def _():
                 {"y": np.concatenate([a, b, np.ones((2, 2), np.float32)], axis=-1)}, {"c": np.ones((2, 2), np.float32)})
 
 
+@good("concat_one_input")
+def _():
+    x = rand(1, 3, 2, 2)
+    return Case([node("Concat", ["x"], ["c"], axis=1), node("Relu", ["c"], ["y"])], {"x": x}, {"y": np.maximum(x, 0)})
+
+
 @good("split_input_sizes")
 def _():
     x = rand(2, 6)
@@ -1470,6 +1476,11 @@ def _():
 @bad("missing_required_attribute")
 def _():
     return simple_model([node("Concat", ["x", "x"], ["y"], name="concat")], [fvi("x", [2])], [fvi("y", [4])])
+
+
+@bad("concat_one_input_bad_axis")
+def _():
+    return simple_model([node("Concat", ["x"], ["y"], name="concat", axis=2)], [fvi("x", [2, 3])], [fvi("y", [2, 3])])
 
 
 @bad("pool_indices_used")

@@ -119,6 +119,7 @@ const std::map<std::string, std::set<std::string>>& GoodCases() {
       {"unsqueeze_input_axes", {"expand_dims"}},
       {"unsqueeze_attribute", {"expand_dims"}},
       {"concat", {"concatenate"}},
+      {"concat_one_input", {"nn.relu"}},
       {"split_input_sizes", {"split"}},
       {"split_attribute_sizes", {"split"}},
       {"split_equal", {"split"}},
@@ -264,6 +265,7 @@ const std::map<std::string, std::string>& BadCases() {
       {"missing_required_input", "node 'conv' (Conv, domain 'ai.onnx', opset 13): missing required input 1"},
       {"missing_required_attribute",
        "node 'concat' (Concat, domain 'ai.onnx', opset 13): missing required attribute 'axis'"},
+      {"concat_one_input_bad_axis", "node 'concat' (Concat, domain 'ai.onnx', opset 13): attribute 'axis'"},
       {"pool_indices_used",
        "node 'identity' (Identity, domain 'ai.onnx', opset 13): input 'indices' is an output of node 'pool' (MaxPool, "
        "domain 'ai.onnx', opset 13) that the importer does not produce"},
