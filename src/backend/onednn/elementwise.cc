@@ -7,7 +7,9 @@
 // own shape in the same format when it is broadcast (a plain broadcast operand next to a
 // blocked one also sends oneDNN to its reference kernel: EfficientNet's squeeze-and-excitation
 // scales, DenseNet's batch norms after concatenations). Both operands go plain when the
-// blocked pair has no optimized kernel.
+// blocked pair has no optimized kernel. A binary op computes its epilogue too (a per-channel
+// bias as a binary post-op, unary ops as eltwise post-ops): DenseNet's batch norm + relu after
+// each concatenation is one pass over the tensor instead of three.
 #include <optional>
 
 #include "backend/onednn/implementation.h"
@@ -91,7 +93,7 @@ void LowerEltwise(Lowering& lowering, const FlatCall& call, const EltwiseSpec& s
   lowering.AddStep(dnnl::eltwise_forward(primitive), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, result}});
 }
 
-void LowerBinary(Lowering& lowering, const FlatCall& call) {
+bool LowerBinary(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue) {
   const BinaryKind kind = BinaryKindOf(lowering, call.op);
   const Shape& out = lowering.value(call.output).shape;
   const size_t rank = ToDims(out).size();
@@ -113,10 +115,23 @@ void LowerBinary(Lowering& lowering, const FlatCall& call) {
   const memory::desc plain_full = PlainDesc(WithLeadingOnes(lowering.value(full).shape, rank));
   const memory::desc plain_other = PlainDesc(WithLeadingOnes(other_shape, rank));
   const memory::desc dst_any(ToDims(out), memory::data_type::f32, memory::format_tag::any);
+  // The epilogue's bias (one value per channel, axis 1) is a binary post-op read from its
+  // plain data; its eltwise post-ops follow.
+  memory::desc bias_desc;
+  dnnl::post_ops post_ops;
+  if (epilogue.bias >= 0) {
+    Shape bias_shape(rank, 1);
+    bias_shape.at(1) = out.at(1);
+    bias_desc = PlainDesc(bias_shape);
+    post_ops.append_binary(dnnl::algorithm::binary_add, bias_desc);
+  }
+  AppendPostOps(epilogue, post_ops);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(post_ops);
   const auto describe = [&](const memory::desc& src0, const memory::desc& src1) {
     std::optional<dnnl::binary::primitive_desc> primitive;
     try {
-      primitive = dnnl::binary::primitive_desc({kind.algorithm, src0, src1, dst_any}, lowering.engine());
+      primitive = dnnl::binary::primitive_desc({kind.algorithm, src0, src1, dst_any}, attr, lowering.engine());
     } catch (const dnnl::error&) {
     }
     return primitive;
@@ -140,14 +155,21 @@ void LowerBinary(Lowering& lowering, const FlatCall& call) {
       blocked = false;
     }
   }
+  const bool fused = !epilogue.calls.empty();
+  if (fused && (!primitive || IsReference(*primitive))) return false;
   if (!primitive) lowering.Fail(call.op + ": oneDNN has no binary primitive for these operands");
 
-  const memory src0 = blocked && same_shape ? lowering.Home(full) : lowering.GetViewed(full, plain_full);
-  const memory src1 = !blocked          ? lowering.GetViewed(other, plain_other)
-                      : other_same_shape ? lowering.View(lowering.Get(other, home), home)
-                                         : lowering.GetViewed(other, plain_other, *other_like_home);
-  const memory result = lowering.Define(call.output, primitive->dst_desc());
-  lowering.AddStep(dnnl::binary(*primitive), {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, result}});
+  std::unordered_map<int, memory> args;
+  args[DNNL_ARG_SRC_0] = blocked && same_shape ? lowering.Home(full) : lowering.GetViewed(full, plain_full);
+  args[DNNL_ARG_SRC_1] = !blocked          ? lowering.GetViewed(other, plain_other)
+                         : other_same_shape ? lowering.View(lowering.Get(other, home), home)
+                                            : lowering.GetViewed(other, plain_other, *other_like_home);
+  if (epilogue.bias >= 0) {
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = lowering.GetViewed(epilogue.bias, bias_desc);
+  }
+  args[DNNL_ARG_DST] = lowering.Define(fused ? epilogue.result : call.output, primitive->dst_desc());
+  lowering.AddStep(dnnl::binary(*primitive), std::move(args));
+  return true;
 }
 
 }  // namespace collage::onednn

@@ -48,7 +48,7 @@ int AddendOf(const FlatPartition& partition, const FlatCall& call, int current) 
 }  // namespace
 
 Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel_axis,
-                         const std::vector<bool>& fused_elsewhere, bool with_post_ops) {
+                         const std::vector<bool>& fused_elsewhere, FusedPostOps post_ops) {
   Epilogue epilogue;
   epilogue.result = partition.calls[anchor].output;
   bool has_sum = false;
@@ -61,9 +61,12 @@ Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel
                          : -1;
     if (bias >= 0) {
       epilogue.bias = bias;
-    } else if (!with_post_ops) {
+    } else if (post_ops == FusedPostOps::kNone) {
       break;
-    } else if (const int addend = has_sum ? -1 : AddendOf(partition, call, epilogue.result); addend >= 0) {
+    } else if (const int addend = has_sum || post_ops != FusedPostOps::kEltwiseAndSum
+                                      ? -1
+                                      : AddendOf(partition, call, epilogue.result);
+               addend >= 0) {
       epilogue.post_ops.push_back({true, {}, addend});
       has_sum = true;
     } else if (const std::optional<EltwiseSpec> eltwise = EltwiseOf(call); eltwise && call.inputs.size() == 1) {
@@ -77,8 +80,7 @@ Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel
   return epilogue;
 }
 
-dnnl::primitive_attr MakeAttr(const Epilogue& epilogue) {
-  dnnl::post_ops post_ops;
+void AppendPostOps(const Epilogue& epilogue, dnnl::post_ops& post_ops) {
   for (const PostOp& post_op : epilogue.post_ops) {
     if (post_op.is_sum) {
       post_ops.append_sum(1.0f);
@@ -86,6 +88,11 @@ dnnl::primitive_attr MakeAttr(const Epilogue& epilogue) {
       post_ops.append_eltwise(1.0f, post_op.eltwise.algorithm, post_op.eltwise.alpha, post_op.eltwise.beta);
     }
   }
+}
+
+dnnl::primitive_attr MakeAttr(const Epilogue& epilogue) {
+  dnnl::post_ops post_ops;
+  AppendPostOps(epilogue, post_ops);
   dnnl::primitive_attr attr;
   attr.set_post_ops(post_ops);
   return attr;

@@ -1,6 +1,6 @@
-// Post-op fusion: what follows a convolution or matrix product and is computed by the same
-// primitive. Starting at the anchor's result, the chain goes on while the current result
-// has a single user that is
+// Post-op fusion: what follows a convolution, a matrix product or a binary op and is computed
+// by the same primitive. Starting at the anchor's result, the chain goes on while the current
+// result has a single user that is
 //   - a bias (first only): nn.bias_add on the channel axis, or add of a constant holding one
 //     value per channel (shape (C), (C, 1, 1), (1, C, 1, 1) for NCHW; (N) or (1, N) for products);
 //   - a residual add of a tensor of the result's shape: a sum post-op (at most one);
@@ -37,13 +37,19 @@ struct Epilogue {
   int SumAddend() const;
 };
 
+// Which post-ops an anchor's primitive can take after its bias.
+enum class FusedPostOps { kNone, kEltwise, kEltwiseAndSum };
+
 // The epilogue of call `anchor`, whose result has its channels on axis `channel_axis`
 // (1 for NCHW convolutions, the last axis for products; -1: no bias can be fused). It stops
-// before a call that `fused_elsewhere` says belongs to another anchor's epilogue, and after
-// the bias unless `with_post_ops`.
+// before a call that `fused_elsewhere` says belongs to another anchor's epilogue, and at the
+// first post-op that `post_ops` does not allow.
 Epilogue CollectEpilogue(const FlatPartition& partition, int anchor, int channel_axis,
-                         const std::vector<bool>& fused_elsewhere, bool with_post_ops = true);
+                         const std::vector<bool>& fused_elsewhere,
+                         FusedPostOps post_ops = FusedPostOps::kEltwiseAndSum);
 
+// Appends the epilogue's sum and eltwise post-ops (not its bias) to `post_ops`.
+void AppendPostOps(const Epilogue& epilogue, dnnl::post_ops& post_ops);
 dnnl::primitive_attr MakeAttr(const Epilogue& epilogue);
 
 // The memory the fused primitive writes its result into, given the layout it chose. With a

@@ -41,7 +41,8 @@ void LowerUnfused(Lowering& lowering, const FlatCall& call, OpFamily family) {
       return LowerEltwise(lowering, call, *spec);
     }
     case OpFamily::kBinary:
-      return LowerBinary(lowering, call);
+      LowerBinary(lowering, call);
+      return;
     case OpFamily::kNormalization:
       return LowerNormalization(lowering, call);
     case OpFamily::kReshape:
@@ -57,6 +58,23 @@ void LowerUnfused(Lowering& lowering, const FlatCall& call, OpFamily family) {
   lowering.Fail("internal: " + call.op + " must be lowered with its epilogue");
 }
 
+bool IsAnchor(OpFamily family) {
+  return family == OpFamily::kConvolution || family == OpFamily::kMatmul || family == OpFamily::kBinary;
+}
+
+Epilogue CollectAnchorEpilogue(const Lowering& lowering, const FlatCall& call, int anchor, OpFamily family,
+                               const std::vector<bool>& fused) {
+  const FlatPartition& flat = lowering.partition();
+  if (family == OpFamily::kBinary) {
+    const bool is_image = lowering.value(call.output).shape.size() == 4;
+    return CollectEpilogue(flat, anchor, is_image ? 1 : -1, fused, FusedPostOps::kEltwise);
+  }
+  // oneDNN 2.6's deconvolution applies post-ops in a slow path: a fused relu made DCGAN's
+  // layers 2-10x slower than the deconvolution and a separate eltwise primitive.
+  const FusedPostOps post_ops = call.op == "nn.conv2d_transpose" ? FusedPostOps::kNone : FusedPostOps::kEltwiseAndSum;
+  return CollectEpilogue(flat, anchor, ChannelAxis(lowering, call, family), fused, post_ops);
+}
+
 std::string OperandShapes(const Lowering& lowering, const FlatCall& call) {
   std::string text;
   for (int input : call.inputs) text += (text.empty() ? "" : ", ") + ShapeToString(lowering.value(input).shape);
@@ -70,7 +88,8 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
   const FlatPartition& flat = lowering.partition();
   const int count = static_cast<int>(flat.calls.size());
 
-  // Plan: each convolution / product absorbs its epilogue; the group is lowered at its last call.
+  // Plan: each convolution / product / binary op absorbs its epilogue; the group is lowered at
+  // its last call.
   std::vector<OpFamily> families;
   std::vector<int> anchor_of(count, -1);
   std::vector<bool> fused(count, false);
@@ -79,11 +98,8 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
     const FlatCall& call = flat.calls[i];
     families.push_back(CheckedFamily(lowering, call));
     if (anchor_of[i] >= 0) continue;
-    if (families[i] != OpFamily::kConvolution && families[i] != OpFamily::kMatmul) continue;
-    // oneDNN 2.6's deconvolution applies post-ops in a slow path: a fused relu made DCGAN's
-    // layers 2-10x slower than the deconvolution and a separate eltwise primitive.
-    const bool with_post_ops = call.op != "nn.conv2d_transpose";
-    epilogues[i] = CollectEpilogue(flat, i, ChannelAxis(lowering, call, families[i]), fused, with_post_ops);
+    if (!IsAnchor(families[i])) continue;
+    epilogues[i] = CollectAnchorEpilogue(lowering, call, i, families[i], fused);
     anchor_of[i] = i;
     for (int absorbed : epilogues[i].calls) {
       anchor_of[absorbed] = i;
@@ -121,7 +137,10 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
   for (int anchor = 0; anchor < count; ++anchor) {
     if (anchor_of[anchor] != anchor || families[anchor] != OpFamily::kConvolution) continue;
     const std::vector<int>& readers = flat.consumers[epilogues[anchor].result];
-    if (readers.size() != 1 || anchor_of[readers.front()] != readers.front()) continue;
+    if (readers.size() != 1 || anchor_of[readers.front()] != readers.front() ||
+        families[readers.front()] != OpFamily::kConvolution) {
+      continue;
+    }
     const int depthwise = readers.front();
     if (CanFuseDepthwiseAfterPointwise(lowering, flat.calls[anchor], epilogues[anchor], flat.calls[depthwise],
                                        epilogues[depthwise])) {
@@ -153,6 +172,12 @@ Program LowerPartition(FlatPartition partition, const dnnl::engine& engine) {
       for (int absorbed : epilogues[depthwise].calls) fused += "+" + flat.calls[absorbed].op;
     } else if (families[anchor] == OpFamily::kConvolution) {
       LowerConvolution(lowering, flat.calls[anchor], epilogue);
+    } else if (families[anchor] == OpFamily::kBinary) {
+      if (!LowerBinary(lowering, flat.calls[anchor], epilogue)) {
+        fused = flat.calls[anchor].op;
+        LowerBinary(lowering, flat.calls[anchor]);
+        for (int absorbed : epilogue.calls) LowerUnfused(lowering, flat.calls[absorbed], families[absorbed]);
+      }
     } else {
       LowerMatmul(lowering, flat.calls[anchor], epilogue);
     }

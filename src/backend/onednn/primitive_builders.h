@@ -26,10 +26,12 @@ void LowerMatmul(Lowering& lowering, const FlatCall& call, const Epilogue& epilo
 // pooling.cc: max / average pooling (with ceil_mode, count_include_pad, dilation), global
 // pooling and adaptive average pooling to a size that divides the input.
 void LowerPooling(Lowering& lowering, const FlatCall& call);
-// elementwise.cc: unary ops with an eltwise algorithm, binary arithmetic with broadcasting,
-// nn.bias_add.
+// elementwise.cc: unary ops with an eltwise algorithm; binary arithmetic with broadcasting and
+// nn.bias_add, with an epilogue of a per-channel bias (axis 1) and eltwise post-ops. With a
+// non-empty epilogue: false, with nothing added, when oneDNN has no optimized kernel for the
+// fused primitive (lower the calls separately then).
 void LowerEltwise(Lowering& lowering, const FlatCall& call, const EltwiseSpec& spec);
-void LowerBinary(Lowering& lowering, const FlatCall& call);
+bool LowerBinary(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue = {});
 // normalization.cc: nn.softmax, nn.log_softmax, nn.layer_norm, nn.batch_norm.
 void LowerNormalization(Lowering& lowering, const FlatCall& call);
 // shape.cc: reshape, flatten, squeeze, expand_dims (views of the plain data), transpose,

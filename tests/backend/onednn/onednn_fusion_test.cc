@@ -3,11 +3,14 @@
 // as plain ops and as Composite functions of its pattern table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backend/backend.h"
 #include "backend/backend_test_util.h"
 #include "backend/flat_partition.h"
 #include "backend/library_test_util.h"
 #include "backend/onednn/epilogue.h"
+#include "backend/onednn/implementation.h"
 #include "backend/onednn/partition_lowering.h"
 #include "interpreter/interpreter.h"
 #include "pass/inline_composites.h"
@@ -167,6 +170,65 @@ def @main(%x: Tensor[(2, 3, 5, 5), f32]) {
                                                                        {{7, 3, 3, 3}, {7, 1, 1}})));
 }
 
+// The kinds of the primitives a partition lowers to, in order (reorders left out).
+std::vector<std::string> PrimitiveKinds(const Function& function) {
+  const onednn::Program program =
+      onednn::LowerPartition(FlattenPartition(function, "onednn"), dnnl::engine(dnnl::engine::kind::cpu, 0));
+  std::vector<std::string> kinds;
+  for (const onednn::Step& step : program.steps) {
+    const std::string kind = onednn::KindName(step.primitive);
+    if (kind != "reorder") kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+int CountOf(const std::vector<std::string>& kinds, const std::string& kind) {
+  return static_cast<int>(std::count(kinds.begin(), kinds.end(), kind));
+}
+
+// DenseNet's batch norm + relu after a concatenation, as SimplifyInference leaves it (a
+// per-channel scale and shift): one binary primitive with the shift and the relu as post-ops,
+// on a blocked input (whole and partial channel blocks) and on a plain one (a parameter, the
+// shift a bias_add), and a binary op of two tensors with an activation.
+TEST_F(OnednnFusionTest, ScaleShiftActivationIsOneBinaryPrimitive) {
+  for (const int64_t growth : {16, 20}) {
+    const std::string c = std::to_string(8 + growth);
+    const Function dense_layer = ParseMainWithRandomConstants(
+        "def @main(%x: Tensor[(1, 8, 9, 9), f32]) {\n"
+        "  %w = constant(meta[0], Tensor[(" + std::to_string(growth) + ", 8, 3, 3), f32])\n"
+        "  %s = constant(meta[1], Tensor[(" + c + ", 1, 1), f32])\n"
+        "  %t = constant(meta[2], Tensor[(" + c + ", 1, 1), f32])\n"
+        "  %v = constant(meta[3], Tensor[(8, " + c + ", 1, 1), f32])\n"
+        "  %0 = nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]))\n"
+        "  %1 = concatenate(%x, %0, axis=1)\n"
+        "  %2 = nn.relu(add(multiply(%1, %s), %t))\n"
+        "  nn.conv2d(%2, %v)\n"
+        "}\n",
+        {{growth, 8, 3, 3}, {8 + growth, 1, 1}, {8 + growth, 1, 1}, {8, 8 + growth, 1, 1}});
+    const std::vector<std::string> kinds = PrimitiveKinds(dense_layer);
+    EXPECT_EQ(CountOf(kinds, "binary"), 1) << "growth " << growth;
+    EXPECT_EQ(CountOf(kinds, "eltwise"), 0) << "growth " << growth;
+    EXPECT_TRUE(MatchesReference(*backend_, dense_layer)) << "growth " << growth;
+  }
+  const Function plain = ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(2, 12, 5, 5), f32]) {
+  %s = constant(meta[0], Tensor[(12, 1, 1), f32])
+  %t = constant(meta[1], Tensor[(12), f32])
+  clip(nn.bias_add(multiply(%x, %s), %t), a_min=0.1, a_max=0.6)
+}
+)",
+                                                      {{12, 1, 1}, {12}});
+  EXPECT_EQ(PrimitiveKinds(plain), std::vector<std::string>{"binary"});
+  EXPECT_TRUE(MatchesReference(*backend_, plain));
+  const Function sequence = ParseMainFunction(R"(
+def @main(%x: Tensor[(1, 5, 7), f32], %y: Tensor[(1, 5, 7), f32]) {
+  tanh(subtract(%x, %y))
+}
+)");
+  EXPECT_EQ(PrimitiveKinds(sequence), std::vector<std::string>{"binary"});
+  EXPECT_TRUE(MatchesReference(*backend_, sequence));
+}
+
 // A residual block: the second convolution adds the first one's input (a parameter, copied
 // into the destination) and a third adds a convolution result (summed in place). Running
 // the executable twice checks that the sum does not accumulate across runs.
@@ -280,7 +342,7 @@ def @main(%x: Tensor[(1, 8, 4, 4), f32]) {
   EXPECT_TRUE(second.post_ops.empty());
   // Without post-ops (deconvolutions) the epilogue ends after the bias.
   const onednn::Epilogue bias_only =
-      onednn::CollectEpilogue(partition, 0, 1, std::vector<bool>(partition.calls.size(), false), false);
+      onednn::CollectEpilogue(partition, 0, 1, std::vector<bool>(partition.calls.size(), false), onednn::FusedPostOps::kNone);
   EXPECT_EQ(bias_only.bias, partition.calls[1].inputs[1]);
   EXPECT_TRUE(bias_only.post_ops.empty());
   EXPECT_EQ(bias_only.calls, (std::vector<int>{1}));
