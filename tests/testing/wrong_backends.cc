@@ -115,7 +115,7 @@ class WrongExecutable final : public Executable {
     if (mistake_ == Mistake::kSmallNumericError) {
       for (Tensor& output : outputs) {
         if (!IsFloatingPoint(output.dtype())) continue;
-        for (int64_t i = 0; i < output.NumElements(); ++i) output.SetFromDouble(i, output.GetAsDouble(i) * 1.001);
+        for (int64_t i = 0; i < output.NumElements(); ++i) output.SetFromDouble(i, output.GetAsDouble(i) * 1.002);
       }
     }
     if (mistake_ == Mistake::kSwappedOutputs) {

@@ -1,7 +1,8 @@
 // Deliberately wrong test backends, the negative controls of every check of a backend's
 // results: each is the reference interpreter with one mistake a real backend could make.
 // A check that passes any of them on an input exercising the mistake cannot catch that bug.
-//  - kSmallNumericError: every floating output is 1.001 times the right one.
+//  - kSmallNumericError: every floating output is 1.002 times the right one: twice the largest
+//    tolerance any check allows (1e-3 of the magnitude), so no rounding can hide it.
 //  - kWrongBroadcast: a broadcast operand of a binary elementwise op contributes only its first
 //    element (as if its strides were all zero).
 //  - kSwappedOutputs: the first two outputs of one type are exchanged.

@@ -3,6 +3,7 @@
 // reordered once at compile time), groups as a 5-D weight view, the bias and the post-ops of
 // the epilogue fused.
 #include "op/nn_common.h"
+#include "backend/onednn/concat_in_place.h"
 #include "backend/onednn/kernel_probe.h"
 #include "backend/onednn/primitive_builders.h"
 #include "backend/onednn/quantized_operands.h"
@@ -51,11 +52,14 @@ typename Kind::primitive_desc Describe(const memory::desc& src, const memory::de
   return typename Kind::primitive_desc(desc, attr, engine);
 }
 
-// Builds the primitive of kind `Kind` and adds its step. A channels-last source computed in this
-// partition (the layout of oneDNN's brgconv kernels on AVX-512) stays channels-last, as does
-// the result, when an optimized kernel takes them: reordering there and back costs more than
-// most kernels' differences between layouts (ResNeXt's grouped convolutions, blocked by 4 or 8
-// channels, between channels-last 1x1 convolutions took two reorders per block).
+// Builds the primitive of kind `Kind` and adds its step. A source computed in this partition
+// in channels-last (the layout of oneDNN's brgconv kernels on AVX-512) or in channel blocks stays
+// in that layout, as does the result, when an optimized kernel takes them: reordering there and
+// back costs more than most kernels' differences between layouts (ResNeXt's grouped
+// convolutions, blocked by 4 or 8 channels, between channels-last 1x1 convolutions took two
+// reorders per block; DenseNet's layers read their block's concatenation buffer, which is
+// channel-blocked). A result that is a member of a concatenation group is computed straight
+// into its slice of the group's buffer when a kernel writes that layout.
 template <typename Kind>
 void AddConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue& epilogue, dnnl::algorithm algorithm,
                         const memory::desc& weight_view, const memory::dims& pad_end) {
@@ -79,17 +83,31 @@ void AddConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue
   };
   const int data = call.inputs[0];
   typename Kind::primitive_desc primitive = describe(src_any, dst_any);
+  // Other layouts worth a kernel that takes them, tried in order: the input's current one when
+  // it was computed in this partition in channels-last or channel blocks, and the result's
+  // slice of its concatenation buffer (see the builder's comment).
+  const memory::desc home = lowering.Home(data).get_desc();
   const memory::desc channels_last(ToDims(data_shape), f32, memory::format_tag::acdb);
-  // A channels-last parameter is reordered to the layout oneDNN chose: keeping it would carry
-  // channels-last through the whole partition, which on AVX2 runs slower than the blocked layouts.
   const bool computed_here = lowering.value(data).source == FlatValue::Source::kCall;
-  if (computed_here && lowering.Home(data).get_desc() == channels_last && primitive.src_desc() != channels_last) {
-    try {
-      const memory::desc dst_channels_last(ToDims(output_shape), f32, memory::format_tag::acdb);
-      typename Kind::primitive_desc in_place = describe(channels_last, dst_channels_last);
-      if (IsOptimized(in_place.impl_info_str())) primitive = in_place;
-    } catch (const dnnl::error&) {
-      // No kernel reads channels-last here: reorder to the layout oneDNN chose.
+  const bool keep_home = computed_here && home != primitive.src_desc() &&
+                         (home == channels_last || ContiguousChannelBlock(home) > 1);
+  const std::optional<memory::desc> slice =
+      epilogue.SumAddend() < 0 ? lowering.ConcatSliceLayout(epilogue.result, primitive.dst_desc()) : std::nullopt;
+  const bool into_slice = slice && *slice != primitive.dst_desc();
+  if (keep_home || into_slice) {
+    const memory::desc dst = into_slice       ? *slice
+                             : home == channels_last ? memory::desc(ToDims(output_shape), f32, memory::format_tag::acdb)
+                                                     : dst_any;
+    for (const memory::desc& src : {keep_home ? home : src_any, src_any}) {
+      try {
+        typename Kind::primitive_desc candidate = describe(src, dst);
+        if (IsOptimized(candidate.impl_info_str())) {
+          primitive = candidate;
+          break;
+        }
+      } catch (const dnnl::error&) {
+        // No kernel takes these layouts: try the next, or keep oneDNN's choice.
+      }
     }
   }
   std::unordered_map<int, memory> args;
@@ -166,7 +184,7 @@ void LowerConvolution(Lowering& lowering, const FlatCall& call, const Epilogue& 
                                                   weight_view, pad_end);
 }
 
-std::optional<Layout> ConvolutionBlockedLayout(const dnnl::engine& engine) {
+std::optional<Layout> ConvolutionPreferredLayout(const dnnl::engine& engine) {
   const auto any = memory::format_tag::any;
   const auto f32 = memory::data_type::f32;
   const memory::dims data = {1, 64, 28, 28};
@@ -177,7 +195,7 @@ std::optional<Layout> ConvolutionBlockedLayout(const dnnl::engine& engine) {
                                                              dnnl::algorithm::convolution_direct, {1, 1}, {0, 0},
                                                              {1, 1}, {1, 1}, dnnl::primitive_attr(), engine);
   if (!IsOptimized(primitive.impl_info_str())) return std::nullopt;
-  for (Layout layout : {Layout::kChannelBlocked8, Layout::kChannelBlocked16}) {
+  for (Layout layout : {Layout::kChannelsLast, Layout::kChannelBlocked8, Layout::kChannelBlocked16}) {
     if (primitive.src_desc() == BoundaryDesc({1, 64, 28, 28}, layout)) return layout;
   }
   return std::nullopt;

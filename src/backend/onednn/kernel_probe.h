@@ -25,10 +25,10 @@ bool PlainBinaryIsOptimized(dnnl::algorithm algorithm, const Shape& first, const
 // Softmax (or log-softmax) along `axis` (normalized) of a tensor of `shape`.
 bool PlainSoftmaxIsOptimized(bool log, const Shape& shape, int64_t axis, const dnnl::engine& engine);
 
-// The channel-blocked layout oneDNN's optimized f32 convolutions choose for their activations
-// on this CPU (blocks of 8 channels with AVX2, 16 with AVX-512), or nullopt when they choose
-// another one.
-std::optional<Layout> ConvolutionBlockedLayout(const dnnl::engine& engine);
+// The layout oneDNN's optimized f32 convolutions choose for their activations on this CPU:
+// channel blocks of 8 (AVX2) or 16, or channels-last (oneDNN 2.6's brgemm kernels on AVX-512);
+// nullopt when they choose plain or have no optimized kernel.
+std::optional<Layout> ConvolutionPreferredLayout(const dnnl::engine& engine);
 
 }  // namespace collage::onednn
 

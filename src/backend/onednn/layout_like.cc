@@ -36,4 +36,10 @@ std::optional<memory::desc> LayoutLike(const memory::desc& like, const memory::d
   return std::nullopt;
 }
 
+dnnl::memory::format_tag JitChannelBlockTag() {
+  const auto avx512_core = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+  const bool avx512 = (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & avx512_core) == avx512_core;
+  return avx512 ? dnnl::memory::format_tag::aBcd16b : dnnl::memory::format_tag::aBcd8b;
+}
+
 }  // namespace collage::onednn

@@ -15,4 +15,8 @@ namespace collage::onednn {
 // otherwise.
 std::optional<dnnl::memory::desc> LayoutLike(const dnnl::memory::desc& like, const dnnl::memory::dims& dims);
 
+// The rank-4 channel-blocked format of oneDNN's jit kernels on this CPU: blocks of 16 channels
+// with AVX-512, else 8.
+dnnl::memory::format_tag JitChannelBlockTag();
+
 }  // namespace collage::onednn

@@ -180,8 +180,11 @@ bool Lowering::AllocateConcatBuffer(int group, const memory::desc& like) {
   if (concat.unusable) return false;
   if (concat.buffer) return true;
   const Shape& shape = concat.group.shape;
-  const std::optional<memory::desc> whole = LayoutLike(like, ToDims(shape));
-  const int64_t block = whole ? ContiguousChannelBlock(*whole) : 0;
+  std::optional<memory::desc> whole = LayoutLike(like, ToDims(shape));
+  if (!whole || ContiguousChannelBlock(*whole) == 0) {
+    whole = memory::desc(ToDims(shape), memory::data_type::f32, JitChannelBlockTag());
+  }
+  const int64_t block = ContiguousChannelBlock(*whole);
   int64_t offset = 0;
   for (size_t k = 0; k < concat.group.channels.size() && block > 0; ++k) {
     const bool last = k + 1 == concat.group.channels.size();
@@ -219,6 +222,12 @@ memory Lowering::ConcatSliceFor(int id, const memory::desc& desc) {
   if (group < 0 || !AllocateConcatBuffer(group, desc)) return memory();
   const memory* slice = ConcatSliceOf(id);
   return slice->get_desc() == desc ? *slice : memory();
+}
+
+std::optional<memory::desc> Lowering::ConcatSliceLayout(int id, const memory::desc& chosen) {
+  const int group = concat_group_of_member_.at(static_cast<size_t>(id));
+  if (group < 0 || !AllocateConcatBuffer(group, chosen)) return std::nullopt;
+  return ConcatSliceOf(id)->get_desc();
 }
 
 std::optional<memory> Lowering::ConcatView(int group, size_t members) {

@@ -98,6 +98,10 @@ class Lowering {
   void SetConcatPlan(const ConcatPlan& plan);
   // The group whose buffer concatenation result `id` is a view of, or -1.
   int ConcatGroupOfResult(int id) const;
+  // The layout of member `id`'s slice of its group's buffer (allocating the buffer like
+  // `chosen`, the layout its producer would pick, when it is not yet), for a producer that can
+  // compute in it; none when `id` is no member or its group copies.
+  std::optional<memory::desc> ConcatSliceLayout(int id, const memory::desc& chosen);
   // The first `members` members of `group` as one value: each member copied into its slice
   // unless it is there already, then the view of those slices. None when the group's buffer
   // cannot be laid out with contiguous slices (the concatenation then copies as usual).
@@ -112,8 +116,10 @@ class Lowering {
  private:
   memory Reorder(memory source, const memory::desc& desc, bool at_compile_time);
   void CopyInto(const memory& source, const memory& target, bool at_compile_time);
-  // Allocates `group`'s buffer once, in the layout of `like` (a member's or the result's);
-  // false when that layout's channel slices are not contiguous, then and at every later call.
+  // Allocates `group`'s buffer once, in the layout of `like` (a member's or the result's), or
+  // where that layout's channel slices are not contiguous (channels-last interleaves them), in
+  // the channel blocks of oneDNN's jit kernels on this CPU; false when the slices are not
+  // contiguous in that either, then and at every later call.
   bool AllocateConcatBuffer(int group, const memory::desc& like);
   // Member `id`'s slice of its group's buffer (allocated by now), or null.
   const memory* ConcatSliceOf(int id) const;

@@ -22,31 +22,39 @@ const dnnl::engine& CpuEngine() {
   return engine;
 }
 
+// The layout its convolutions compute in on this CPU (see ConvolutionPreferredLayout), or none.
+std::optional<Layout> PreferredLayout() {
+  static const std::optional<Layout> layout = []() -> std::optional<Layout> {
+    try {
+      return onednn::ConvolutionPreferredLayout(CpuEngine());
+    } catch (const dnnl::error&) {
+      return std::nullopt;  // no optimized convolution here
+    }
+  }();
+  return layout;
+}
+
 // Plain, channels-last, and the channel-blocked layout its convolutions compute in on this
 // CPU, so that consecutive oneDNN partitions hand over activations without reordering them.
 const std::vector<Layout>& BoundaryLayouts() {
   static const std::vector<Layout> layouts = [] {
     std::vector<Layout> result = {Layout::kPlain, Layout::kChannelsLast};
-    try {
-      if (const std::optional<Layout> blocked = onednn::ConvolutionBlockedLayout(CpuEngine())) result.push_back(*blocked);
-    } catch (const dnnl::error&) {
-      // No optimized convolution here: no blocked boundary either.
-    }
+    const std::optional<Layout> preferred = PreferredLayout();
+    if (preferred && ChannelBlock(*preferred) > 0) result.push_back(*preferred);
     return result;
   }();
   return layouts;
 }
 
-// Partitions that read plain tensors and leave blocked ones, and back: a model's first
-// convolutions hand their activations to blocked partitions, and its last ones to plain code,
-// without a conversion step in between.
+// Partitions that read plain tensors and leave them in the convolutions' layout, and back: a
+// model's first convolutions hand their activations to partitions in that layout, and its last
+// ones to plain code, without a conversion step in between.
 const std::vector<PartitionLayouts>& MixedBoundaryLayouts() {
   static const std::vector<PartitionLayouts> mixed = [] {
     std::vector<PartitionLayouts> result;
-    for (Layout layout : BoundaryLayouts()) {
-      if (ChannelBlock(layout) == 0) continue;
-      result.push_back({Layout::kPlain, layout});
-      result.push_back({layout, Layout::kPlain});
+    if (const std::optional<Layout> preferred = PreferredLayout()) {
+      result.push_back({Layout::kPlain, *preferred});
+      result.push_back({*preferred, Layout::kPlain});
     }
     return result;
   }();
