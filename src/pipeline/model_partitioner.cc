@@ -41,6 +41,16 @@ std::function<bool(const CandidatePartition&)> CoalesceRegions(std::vector<std::
   };
 }
 
+// A plan's partitions in order: "onednn [plain>nhwc] 40 ops, native 1 op".
+std::string PartitionSequence(const Plan& plan) {
+  std::string text;
+  for (const PlannedPartition& partition : plan.partitions) {
+    text += (text.empty() ? "" : ", ") + WithLayoutsSuffix(partition.backend, partition.layout, partition.precision) +
+            " " + std::to_string(partition.ops) + (partition.ops == 1 ? " op" : " ops");
+  }
+  return text;
+}
+
 void CheckGraphStageRegions(const std::vector<std::string>& backends, const std::vector<std::string>& region) {
   if (region.empty()) {
     std::string listed;
@@ -163,6 +173,7 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
   }
   stage.kept_finalist = ChooseFinalPlacement(stage.op_level_ms, stage.finalist_ms, kFinalMinImprovement);
+  stage.finalist_plans = finalist_plans;
   if (stage.replaced()) {
     placement.plan = finalist_plans[stage.kept_finalist - 1];
     for (size_t g = 0; g < placement.functions.size(); ++g) {
@@ -347,6 +358,11 @@ std::string ModelPlacement::GraphStage::FinalDecision() const {
   }
   text << ": " << (replaced() ? "finalist " + std::to_string(kept_finalist) + " is kept"
                              : std::string("the op-level plan is kept"));
+  text << "\n  op-level: " << PartitionSequence(op_level_plan);
+  for (size_t rank = 0; rank < finalist_plans.size(); ++rank) {
+    text << "\n  finalist " << rank + 1 << " (" << finalist_origins[rank].ToString()
+         << "): " << PartitionSequence(finalist_plans[rank]);
+  }
   return text.str();
 }
 

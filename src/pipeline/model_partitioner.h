@@ -80,11 +80,13 @@ struct ModelPlacement {
     double op_level_ms = 0;
     std::vector<double> finalist_ms;
     std::vector<FinalistOrigin> finalist_origins;  // per finalist (of the first function)
+    std::vector<Plan> finalist_plans;              // per finalist: the whole model's plan
     size_t kept_finalist = 0;  // which replaced the op-level plan (from 1); 0: none did
 
     bool replaced() const { return kept_finalist > 0; }
     // "final interleaved measurement: op-level 12.3 ms, finalist 1 (all onednn) 10.1 ms, ...:
-    // finalist 1 is kept".
+    // finalist 1 is kept", then one line per measured plan with its partitions in order
+    // ("  finalist 1 (all onednn): onednn [plain>nhwc] 40 ops, native 1 op").
     std::string FinalDecision() const;
   };
   std::optional<GraphStage> graph_stage;

@@ -120,6 +120,20 @@ TEST(ModelPartitionerTest, GraphStageOffersTheRegionBackendAndDecidesByAFinalMea
   EXPECT_GT(stage.op_level_ms, 0);
   EXPECT_LE(stage.kept_finalist, stage.finalist_ms.size());
   EXPECT_EQ(stage.FinalDecision().rfind("final interleaved measurement: op-level ", 0), 0u) << stage.FinalDecision();
+  // Then the partitions of every plan it measured, in order.
+  ASSERT_EQ(stage.finalist_plans.size(), stage.finalist_ms.size());
+  const std::string decision = stage.FinalDecision();
+  const size_t op_level_line = decision.find("\n  op-level: " + stage.op_level_plan.partitions.front().backend);
+  EXPECT_NE(op_level_line, std::string::npos) << decision;
+  size_t previous = op_level_line;
+  for (size_t rank = 0; rank < stage.finalist_plans.size(); ++rank) {
+    const size_t line = decision.find("\n  finalist " + std::to_string(rank + 1) + " (" +
+                                      stage.finalist_origins[rank].ToString() + "): " +
+                                      stage.finalist_plans[rank].partitions.front().backend);
+    EXPECT_NE(line, std::string::npos) << decision;
+    EXPECT_GT(line, previous) << decision;
+    previous = line;
+  }
   // The plan is the op-level one unless a finalist replaced it.
   EXPECT_EQ(PlanToText(placement.plan) == PlanToText(stage.op_level_plan), !stage.replaced());
   EXPECT_EQ(placement.plan.cost_model, CostModel::kMeasured);
