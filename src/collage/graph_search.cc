@@ -83,6 +83,7 @@ std::string FinalistOrigin::ToString() const {
     case Kind::kPenaltyFree: return "op-level without transition penalty";
     case Kind::kMergedAcrossLayouts: return "op-level merged across layouts";
     case Kind::kMergedChangingLayouts: return "op-level merged changing layouts";
+    case Kind::kWholeRegionChangingLayouts: return "all " + spec + " merged changing layouts";
   }
   return "?";
 }
@@ -184,6 +185,20 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
     const uint64_t key = problem.key(space.AllTo(spec));
     const auto known = fitness_of_key.find(key);
     if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, FinalistOrigin::WholeRegion(spec));
+  }
+  // Pairwise merges that keep the bytes crossing each boundary can leave a whole region split
+  // where its candidates' boundary layouts alternate (mobilenet_v2's XNNPACK region: six
+  // partitions, plain and nhwc by turns, converting at every edge); merged also where that
+  // changes the layouts of values crossing them, it is one partition, as a greedy placement is.
+  for (const std::string& spec : region_specs) {
+    const uint64_t whole = problem.key(space.AllTo(spec));
+    const auto known = fitness_of_key.find(whole);
+    if (known != fitness_of_key.end() && !std::isfinite(known->second)) continue;
+    std::vector<CandidatePartition> merged = space.MergeAcrossLayouts(decoded.at(whole).chosen, /*keep_crossing_bytes=*/false);
+    const uint64_t key = PlanHash(merged);
+    if (key == op_level_hash || !finalist_keys.insert(key).second) continue;
+    result.finalists.push_back(std::move(merged));
+    result.finalist_origins.push_back(FinalistOrigin::WholeRegionChangingLayouts(spec));
   }
   add_merged_op_level();
   size_t best_rank = 0;

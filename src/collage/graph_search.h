@@ -71,6 +71,7 @@ struct FinalistOrigin {
     kPenaltyFree,    // the op-level placement searched without the transition penalty
     kMergedAcrossLayouts,    // the op-level placement with touching region partitions merged across layouts
     kMergedChangingLayouts,  // the same, also where that changes the layouts of values crossing them
+    kWholeRegionChangingLayouts,  // a kWholeRegion placement of `spec` merged changing layouts
   };
   Kind kind = Kind::kBestByFitness;
   std::string spec;
@@ -81,8 +82,11 @@ struct FinalistOrigin {
   static FinalistOrigin PenaltyFree() { return {Kind::kPenaltyFree, "", 0}; }
   static FinalistOrigin MergedAcrossLayouts() { return {Kind::kMergedAcrossLayouts, "", 0}; }
   static FinalistOrigin MergedChangingLayouts() { return {Kind::kMergedChangingLayouts, "", 0}; }
+  static FinalistOrigin WholeRegionChangingLayouts(std::string spec) {
+    return {Kind::kWholeRegionChangingLayouts, std::move(spec), 0};
+  }
   // "all <spec>", "best <rank>", "op-level without transition penalty", "op-level merged across
-  // layouts" or "op-level merged changing layouts".
+  // layouts", "op-level merged changing layouts" or "all <spec> merged changing layouts".
   std::string ToString() const;
   bool operator==(const FinalistOrigin&) const = default;
 };
@@ -95,7 +99,9 @@ struct GraphSearchResult {
   // distinct and other than the op-level placement: first each region spec's whole-region
   // placement (its seed: everything it can take) unless it failed, which is close to running
   // that backend alone, so the final choice is not slower than it even when fitness and final
-  // measurement disagree; then the op-level placement merged across layouts
+  // measurement disagree; then each of those merged also where that changes the layouts of values
+  // crossing its partitions (one partition, as running that backend alone is, where pairwise
+  // merges stopped at alternating boundary layouts); then the op-level placement merged across layouts
   // (GraphPlacementSpace::MergeAcrossLayouts), keeping the bytes crossing the merged boundaries,
   // then changing them where that merges more, each when it differs from those before, so that
   // whether one partition keeping its layouts inside beats several with their own boundaries is

@@ -419,5 +419,48 @@ TEST(GraphSearchTest, TheOpLevelPlacementMergedAcrossLayoutsIsAFinalist) {
   EXPECT_EQ(PartitionLayoutsName(blocked.finalists[0][0].boundary_layouts()), "plain>nchw8c");
 }
 
+// The graph runtime's whole region, covered by its cheapest candidates, alternates boundary
+// layouts (relu is cheap read and written plain, tanh channel-blocked) and has no mixed
+// boundary: merged keeping the bytes that cross it, it stays two partitions converting between
+// them; merged changing them, it is one partition, as running the runtime alone is. That one is
+// the next finalist.
+TEST(GraphSearchTest, TheWholeRegionMergedChangingLayoutsIsAFinalist) {
+  const Var x = MakeVar("x", testing::F32({1, 16, 4, 4}));
+  const Function function = MakeFunction({x}, CallOp("tanh", {CallOp("nn.relu", {x})}));
+  const DataflowGraph graph = GraphOf(function);
+  SupportDeclaration runtime = Declare(kGraphRuntime, {"nn.relu", "tanh"});
+  runtime.boundary_layouts = {Layout::kPlain, Layout::kChannelBlocked8};
+  std::vector<CandidatePartition> candidates = MakeOpPredicateSpec(runtime).AllCandidates(graph);
+  for (CandidatePartition& candidate : MakeOpPredicateSpec(Declare("lib", {"nn.relu", "tanh"})).AllCandidates(graph)) {
+    candidates.push_back(std::move(candidate));
+  }
+  MockCostEstimator estimator([](const DataflowGraph& graph, const CandidatePartition& candidate) {
+    if (OpCount(graph, candidate) != 1) return Cost::Invalid();
+    if (candidate.backend() == "lib") return Cost::Seconds(1e-3);
+    const std::string op = OpName(graph, candidate.sub_graph().first_inside());
+    const Layout cheap = op == "nn.relu" ? Layout::kPlain : Layout::kChannelBlocked8;
+    return Cost::Seconds(candidate.boundary_layouts() == PartitionLayouts::Uniform(cheap) ? 2e-3 : 5e-3);
+  });
+  std::vector<CandidatePartition> op_level;
+  for (const CandidatePartition& candidate : candidates) {
+    if (candidate.backend() == "lib" && OpCount(graph, candidate) == 1) op_level.push_back(candidate);
+  }
+  ASSERT_EQ(op_level.size(), 2u);
+  const PlacementFitness fitness = [](const std::vector<CandidatePartition>& chosen) {
+    return 1e-3 * static_cast<double>(chosen.size());
+  };
+  const GraphSearchResult result =
+      SearchGraphPlacement(graph, candidates, op_level, {kGraphRuntime}, estimator, fitness, SmallBudget(1));
+  ASSERT_GE(result.finalist_origins.size(), 2u);
+  EXPECT_EQ(result.finalist_origins[0], FinalistOrigin::WholeRegion(kGraphRuntime));
+  ASSERT_EQ(result.finalists[0].size(), 2u);
+  EXPECT_EQ(result.finalists[0][0].boundary_layouts(), PartitionLayouts::Uniform(Layout::kPlain));
+  EXPECT_EQ(result.finalists[0][1].boundary_layouts(), PartitionLayouts::Uniform(Layout::kChannelBlocked8));
+  EXPECT_EQ(result.finalist_origins[1], FinalistOrigin::WholeRegionChangingLayouts(kGraphRuntime));
+  ASSERT_EQ(result.finalists[1].size(), 1u);
+  EXPECT_EQ(result.finalists[1][0].backend(), kGraphRuntime);
+  EXPECT_EQ(OpCount(graph, result.finalists[1][0]), 2u);
+}
+
 }  // namespace
 }  // namespace collage

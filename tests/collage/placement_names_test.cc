@@ -32,6 +32,7 @@ TEST(PlacementNamesTest, FinalistOriginsPrintAsTheToolShowsThem) {
   EXPECT_EQ(FinalistOrigin::PenaltyFree().ToString(), "op-level without transition penalty");
   EXPECT_EQ(FinalistOrigin::MergedAcrossLayouts().ToString(), "op-level merged across layouts");
   EXPECT_EQ(FinalistOrigin::MergedChangingLayouts().ToString(), "op-level merged changing layouts");
+  EXPECT_EQ(FinalistOrigin::WholeRegionChangingLayouts("xnnpack").ToString(), "all xnnpack merged changing layouts");
   EXPECT_NE(FinalistOrigin::WholeRegion("onednn"), FinalistOrigin::WholeRegion("xnnpack"));
   EXPECT_NE(FinalistOrigin::BestByFitness(1), FinalistOrigin::BestByFitness(2));
 }
