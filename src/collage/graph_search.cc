@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "collage/outline_partitions.h"
 #include "collage/partition_spec.h"
@@ -181,19 +182,19 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
     result.finalist_origins.push_back(std::move(origin));
   };
   std::unordered_map<uint64_t, double> fitness_of_key(evolved.ranked.begin(), evolved.ranked.end());
+  std::vector<std::pair<std::string, uint64_t>> whole_regions;  // spec, key: those that did not fail
   for (const std::string& spec : region_specs) {
     const uint64_t key = problem.key(space.AllTo(spec));
     const auto known = fitness_of_key.find(key);
-    if (known == fitness_of_key.end() || std::isfinite(known->second)) add_finalist(key, FinalistOrigin::WholeRegion(spec));
+    if (known != fitness_of_key.end() && !std::isfinite(known->second)) continue;
+    add_finalist(key, FinalistOrigin::WholeRegion(spec));
+    whole_regions.emplace_back(spec, key);
   }
   // Pairwise merges that keep the bytes crossing each boundary can leave a whole region split
   // where its candidates' boundary layouts alternate (mobilenet_v2's XNNPACK region: six
   // partitions, plain and nhwc by turns, converting at every edge); merged also where that
   // changes the layouts of values crossing them, it is one partition, as a greedy placement is.
-  for (const std::string& spec : region_specs) {
-    const uint64_t whole = problem.key(space.AllTo(spec));
-    const auto known = fitness_of_key.find(whole);
-    if (known != fitness_of_key.end() && !std::isfinite(known->second)) continue;
+  for (const auto& [spec, whole] : whole_regions) {
     std::vector<CandidatePartition> merged = space.MergeAcrossLayouts(decoded.at(whole).chosen, /*keep_crossing_bytes=*/false);
     const uint64_t key = PlanHash(merged);
     if (key == op_level_hash || !finalist_keys.insert(key).second) continue;

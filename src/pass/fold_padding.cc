@@ -18,7 +18,6 @@
 #include "ir/op_registry.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "op/nn_common.h"
 #include "pass/standard_passes.h"
 
 namespace collage {

@@ -7,6 +7,7 @@
 #include "backend/backend_test_util.h"
 #include "backend/library_test_util.h"
 #include "backend/onednn/implementation.h"
+#include "backend/onednn/layout_like.h"
 #include "backend/onednn/partition_lowering.h"
 #include "ir/printer.h"
 
@@ -263,11 +264,7 @@ TEST_F(OnednnOpsTest, StepsInAReferenceImplementationAreRefusedAsASlowPath) {
   const auto describe = [](memory::dims dims, memory::format_tag tag) {
     return memory::desc(dims, memory::data_type::f32, tag);
   };
-  // The channel block of oneDNN's jit kernels: 16 with AVX-512, else 8.
-  const auto avx512_core = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
-  const memory::format_tag blocked =
-      (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & avx512_core) == avx512_core ? memory::format_tag::aBcd16b
-                                                                                         : memory::format_tag::aBcd8b;
+  const memory::format_tag blocked = onednn::JitChannelBlockTag();
   const auto binary = [&](memory::format_tag scale_tag) {
     const memory::desc data = describe({1, 16, 5, 5}, blocked);
     return dnnl::binary(dnnl::binary::primitive_desc(
