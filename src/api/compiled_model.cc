@@ -244,6 +244,11 @@ std::optional<SearchSummary> CompiledModel::search() const {
   for (const ModelPlacement::HandOver& hand_over : placement.hand_overs) {
     summary.hand_overs.push_back({hand_over.producer, hand_over.consumer, hand_over.seconds});
   }
+  for (const ModelPlacement::FunctionPlacement& function : placement.functions) {
+    if (function.result.whole_regions) {
+      summary.whole_regions.push_back("@" + function.name + ": " + function.result.whole_regions->ToString());
+    }
+  }
   const Plan& op_level_plan = placement.graph_stage ? placement.graph_stage->op_level_plan : placement.plan;
   summary.op_level_partitions = op_level_plan.partitions.size();
   summary.op_level_estimated_ms = op_level_plan.total_ms;

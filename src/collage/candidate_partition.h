@@ -46,6 +46,9 @@ class CandidatePartition {
 
   // The estimator's cost, asked once.
   Cost EstimatedCost(const DataflowGraph& graph, CostEstimator& estimator) const;
+  // Drops the cost kept, so that the next EstimatedCost asks the estimator again (after it
+  // confirmed its costs: CostEstimator::Confirm).
+  void ForgetCost() const { cost_.reset(); }
 
   // "spec=tvm backend=tvm rule=primitive.combine.kind {3, 4} ..." (with the cost once known).
   std::string ToString() const;

@@ -29,6 +29,14 @@ class CostEstimator {
     (void)graph;
     (void)candidates;
   }
+  // Costs `candidates` again where costs are timings, which a moment of contention inflates,
+  // keeping the lowest cost seen for each: for the few candidates a decision hinges on. Later
+  // estimates return the confirmed costs; a candidate that kept a cost keeps it until it
+  // forgets it (CandidatePartition::ForgetCost). Deterministic estimators have nothing to do.
+  virtual void Confirm(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
+    (void)graph;
+    (void)candidates;
+  }
 };
 
 class MockCostEstimator final : public CostEstimator {

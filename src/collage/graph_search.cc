@@ -245,9 +245,13 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
     search.finalist_origins.insert(search.finalist_origins.begin() + at, std::move(origin));
     finalist_sources.insert(finalist_sources.begin() + at, &extra_sources.back());
   };
+  // The alone specs' placements and the one without penalty are the searches' own answers.
+  PartitionOptions searched_only = options;
+  searched_only.whole_region_specs.clear();
   for (const std::string& alone_spec : graph_options.alone_specs) {
-    offer_finalist(PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, options),
-                   FinalistOrigin::WholeRegion(alone_spec));
+    offer_finalist(
+        PlaceOpLevel(function, {SpecNamed(specs, alone_spec, "alone"), MakeHostSpec()}, estimator, searched_only),
+        FinalistOrigin::WholeRegion(alone_spec));
   }
   // The transition penalty charges each hand-over between backends as a copy: right where a
   // partition boundary costs cache misses or layout conversions, wrong where the backends share
@@ -255,7 +259,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   // the code generator). The op-level placement without it is a finalist after the alone
   // specs' placements; the final measurement settles which holds for the model.
   if (options.search.transition_penalty) {
-    PartitionOptions without_penalty = options;
+    PartitionOptions without_penalty = searched_only;
     without_penalty.search.transition_penalty = nullptr;
     without_penalty.search.hand_over_penalty = nullptr;
     without_penalty.search.transition_penalty_bound = nullptr;
@@ -267,6 +271,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   const auto outline = [&](const OpLevelPlacement& source, const std::vector<CandidatePartition>& chosen) {
     NameSupply outline_names = first_names;
     PartitionResult outlined = OutlinePlacement(function, source, chosen, estimator, options, outline_names);
+    outlined.whole_regions = placement.whole_regions;  // the op-level placement's, whatever the finalist's source
     last_names.AdvancePast(outline_names);
     return outlined;
   };

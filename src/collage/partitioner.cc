@@ -65,7 +65,7 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
                               CostEstimator& estimator, const PartitionOptions& options) {
   Check(function != nullptr, "Collage: no function to partition");
   if (!function->body->checked_type()) InferType(function);
-  OpLevelPlacement placement{DataflowGraph::Create(function->body), {}, {}, {}};
+  OpLevelPlacement placement{DataflowGraph::Create(function->body), {}, {}, {}, {}};
   std::vector<std::string> spec_names;
   std::vector<std::vector<CandidatePartition>> candidates_of_spec =
       CandidatesOfSpecs(placement.graph, specs, options.threads);
@@ -89,6 +89,13 @@ OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<Partit
                          : placement.search.chosen;
   Check(GroupsAreAcyclic(placement.graph, InsideSets(placement.chosen)),
         "Collage: the chosen partitions depend on each other in a cycle; restrict the specs to single-exit sub-graphs");
+  if (!options.whole_region_specs.empty()) {
+    placement.whole_regions = CompareWithWholeRegions(placement.graph, placement.candidates, placement.chosen,
+                                                      options.whole_region_specs, estimator, options.search);
+    if (const std::optional<size_t> kept = placement.whole_regions->kept) {
+      placement.chosen = placement.whole_regions->alternatives[*kept].chosen;
+    }
+  }
   return placement;
 }
 
@@ -102,6 +109,7 @@ PartitionResult OutlinePlacement(const Function& function, const OpLevelPlacemen
                                    });
   result.total = searched ? placement.search.total : PlacementCost(placement.graph, chosen, estimator, options.search);
   result.stats = placement.search.stats;
+  result.whole_regions = placement.whole_regions;
   result.chosen = std::move(chosen);
   // Explaining reads the candidates and asks the estimator; outlining touches neither, so with a
   // second thread the two run side by side.

@@ -21,6 +21,7 @@
 #include "collage/explain.h"
 #include "collage/partition_rule.h"
 #include "collage/search.h"
+#include "collage/whole_region_comparison.h"
 #include "ir/name_supply.h"
 #include "pass/pass.h"
 
@@ -34,6 +35,10 @@ struct PartitionOptions {
   // keeps the bytes of every value crossing the merged partition (CoalescePartitions with
   // AcrossLayouts::keep_crossing_bytes): the conversions between them go, the others stay.
   bool coalesce_across_layouts = false;
+  // After the search, the coalesced choice is compared with each of these region specs'
+  // whole-region placements (whole_region_comparison.h); the cheapest is the choice. Empty:
+  // no comparison, the search's coalesced choice is the choice.
+  std::vector<std::string> whole_region_specs = {};
   bool explain = false;  // fill PartitionResult::explanation
   // Threads enumerating candidates, each spec by one thread; the candidates and their order do
   // not depend on it. Every spec's rules (and its backend's predicates) must then be safe to run
@@ -49,16 +54,20 @@ struct PartitionResult {
   SearchStats stats;
   // The search's placement explained (before coalescing); set when options.explain.
   std::optional<Explanation> explanation;
+  // The comparison with whole regions, when options.whole_region_specs asked for one.
+  std::optional<WholeRegionComparison> whole_regions;
 };
 
 // Phases 2 and 3 over one function, before the rewrite: its dataflow graph, every spec's
-// candidates, the search's answer and the chosen candidates (coalesced when asked, checked
-// acyclic). Runs InferType first when the function is not typed.
+// candidates, the search's answer and the chosen candidates (coalesced when asked, then a
+// whole region when options.whole_region_specs has a cheaper one; checked acyclic). Runs
+// InferType first when the function is not typed.
 struct OpLevelPlacement {
   DataflowGraph graph;
   std::vector<CandidatePartition> candidates;
   SearchResult search;
   std::vector<CandidatePartition> chosen;
+  std::optional<WholeRegionComparison> whole_regions;
 };
 OpLevelPlacement PlaceOpLevel(const Function& function, const std::vector<PartitionSpec>& specs,
                               CostEstimator& estimator, const PartitionOptions& options = {});

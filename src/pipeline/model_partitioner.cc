@@ -283,6 +283,9 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
         placement.conversion_costs->AsFunction(), std::vector<Layout>(boundary_layouts.begin(), boundary_layouts.end()),
         most_hand_over);
     options.search.host_spec = host.name;
+    // Measured, a whole region's few large partitions cost in isolation about what they cost in
+    // the model, so the comparison can correct what adding small candidates' costs misses.
+    options.whole_region_specs = RegionBackends(request.backends);
   } else {
     estimator = std::make_shared<AnalyticCostEstimator>(performance);
   }
@@ -327,6 +330,7 @@ std::string ModelPlacement::Listing() const {
            << " states; hand-over penalties follow the cheapest path to each covered set)";
     }
     text << "\n";
+    if (function.result.whole_regions) text << "  whole regions: " << function.result.whole_regions->ToString() << "\n";
     for (size_t c = 0; c < function.result.chosen.size(); ++c) {
       if (function.result.symbols[c].empty()) continue;
       const PlannedPartition& planned = plan.partitions.at(partition++);

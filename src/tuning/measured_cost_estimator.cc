@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "backend/backend_source_hash.h"
@@ -66,6 +67,9 @@ std::string TuningStats::ToString() const {
   if (busy > 0) text << "; " << busy << " still timed on a busy machine (measured again when it is calmer)";
   if (from_busier > 0) text << "; " << from_busier << " stored costs timed on a busier machine measured again";
   if (dominated > 0) text << "; " << dominated << " timed once, dominated by a far faster alternative";
+  if (confirmed > 0) {
+    text << "; " << confirmed << " timings taken again to confirm a decision, " << confirmed_faster << " of them faster";
+  }
   if (worker_seconds >= kNotableWorkerSeconds && OtherProcessesCores() > kNotableOtherCores) {
     text.unsetf(std::ios::floatfield);
     text << "; other processes kept " << std::setprecision(2) << OtherProcessesCores()
@@ -322,6 +326,34 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
     stats_.seconds += SecondsSince(start);
     return *cost;
   });
+}
+
+void MeasuredCostEstimator::Confirm(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
+  std::vector<Job> jobs;
+  std::vector<Cost> fastest;
+  std::set<std::pair<std::string, std::string>> seen;  // (hash, backend)
+  for (const CandidatePartition& candidate : candidates) {
+    const Function function = TimedFunction(graph, candidate);
+    if (function == nullptr) continue;
+    const std::string hash = HexHash(function);
+    if (!seen.emplace(hash, candidate.backend()).second) continue;
+    const Cost known = Estimate(graph, candidate);
+    if (!known.IsKnown()) continue;
+    jobs.push_back(MakeJob(candidate, function, hash));
+    fastest.push_back(known);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < kConfirmRounds; ++round) {
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      const Timing timing = Time(jobs[j]);
+      ++stats_.confirmed;
+      if (!timing.reply.valid || timing.reply.measurement.seconds >= fastest[j].seconds()) continue;
+      ++stats_.confirmed_faster;
+      fastest[j] = Record(jobs[j], timing);
+      memo_.Insert(jobs[j].function, jobs[j].key.backend, fastest[j]);
+    }
+  }
+  stats_.seconds += SecondsSince(start);
 }
 
 }  // namespace collage

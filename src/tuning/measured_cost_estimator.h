@@ -84,6 +84,8 @@ struct TuningStats {
   size_t busy = 0;           // used although timed on a busy machine: it did not calm down in time
   size_t from_busier = 0;    // found in the database but timed on a busier machine: measured again
   size_t dominated = 0;      // of the measured ones, stopped after one run: an alternative was far faster
+  size_t confirmed = 0;      // timed again by Confirm
+  size_t confirmed_faster = 0;  // of those, timed faster than before (the faster timing is kept)
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it
   // Wall seconds of the requests to a running worker around which CPU snapshots were taken, and the
@@ -114,6 +116,11 @@ class MeasuredCostEstimator final : public CostEstimator {
 
   void Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) override;
   Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) override;
+  // Times each distinct valid candidate kConfirmRounds more times, the candidates in turn per
+  // round (so that a burst of contention slows one timing of each rather than every timing of
+  // one), and keeps and stores the fastest timing.
+  void Confirm(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) override;
+  static constexpr int kConfirmRounds = 2;
 
   const TuningStats& stats() const { return stats_; }
   const std::vector<InvalidCandidate>& invalid() const { return invalid_; }

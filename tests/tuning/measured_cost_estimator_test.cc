@@ -14,6 +14,7 @@
 #include "collage/partitioner.h"
 #include "collage/collage_test_graphs.h"
 #include "testing/faulty_backends.h"
+#include "runtime/sqlite_connection.h"
 #include "testing/temp_directory.h"
 
 namespace collage {
@@ -52,6 +53,14 @@ class MeasuredCostEstimatorTest : public ::testing::Test {
     options.speed_probe = [calls = std::make_shared<int>(0), probe_seconds](int) { return probe_seconds(++*calls); };
     options.busy_wait_seconds = 0.2;
     return options;
+  }
+
+  // Node `node` of `graph` alone as a partition of the "good" backend, priced outside a search.
+  static CandidatePartition GoodCandidateOfNode(const DataflowGraph& graph, size_t node) {
+    const SubGraph inside(graph, IndexSet(graph.size(), {node}));
+    return CandidatePartition(
+        inside.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, std::string("good")}}), "good",
+        "good", "test");
   }
 
   // The backends of the chosen partitions, host candidates left out.
@@ -254,10 +263,7 @@ TEST_F(MeasuredCostEstimatorTest, TimingsOfABurstAtTheStartAreJudgedAgainstTheFa
 // calm tuning recalls it.
 TEST_F(MeasuredCostEstimatorTest, AnEstimateTimedDuringABurstIsTakenAgain) {
   const DataflowGraph graph = collage_testing::GraphOf(collage_testing::MakeSkip());
-  const SubGraph relu(graph, IndexSet(graph.size(), {1}));
-  const CandidatePartition candidate(
-      relu.WithAttrs(graph, Attrs{{attr::kPrimitive, int64_t{1}}, {attr::kCompiler, std::string("good")}}), "good",
-      "good", "test");
+  const CandidatePartition candidate = GoodCandidateOfNode(graph, 1);
   CostDatabase database = CostDatabase::Open(directory_.PathOf("costs.sqlite"));
   MeasuredCostEstimator tuner(registry_, ScriptedProbe([](int call) { return call == 4 || call == 5 ? 1e-2 : 1e-3; }),
                               &database);
@@ -268,6 +274,46 @@ TEST_F(MeasuredCostEstimatorTest, AnEstimateTimedDuringABurstIsTakenAgain) {
   MeasuredCostEstimator calm(registry_, Options(), &database);
   EXPECT_TRUE(calm.Estimate(graph, candidate).IsKnown());
   EXPECT_EQ(calm.stats().measured, 0u);
+}
+
+// A stored cost far above what the candidate takes (as if a burst of contention covered its
+// timing without the probes noticing) is replaced by Confirm's faster timing, in the estimates
+// and in the database; a stored cost below every timing (the negative control) is kept.
+TEST_F(MeasuredCostEstimatorTest, ConfirmKeepsTheFastestTimingAndStoresIt) {
+  const DataflowGraph graph = collage_testing::GraphOf(collage_testing::MakeSkip());
+  const CandidatePartition candidate = GoodCandidateOfNode(graph, 1);
+  const std::string path = directory_.PathOf("costs.sqlite");
+  CostDatabase database = CostDatabase::Open(path);
+  const auto store_cost = [&](double seconds) {
+    SqliteConnection connection = SqliteConnection::Open(path);
+    connection.Prepare("UPDATE costs SET seconds = ?").Bind(1, seconds).Run();
+    ASSERT_EQ(connection.Changes(), 1);
+  };
+  {
+    MeasuredCostEstimator first(registry_, Options(), &database);
+    ASSERT_TRUE(first.Estimate(graph, candidate).IsKnown());
+  }
+  store_cost(10.0);
+  MeasuredCostEstimator inflated(registry_, Options(), &database);
+  EXPECT_EQ(inflated.Estimate(graph, candidate), Cost::Seconds(10.0));
+  inflated.Confirm(graph, {candidate, candidate});  // the same candidate twice is confirmed once
+  EXPECT_EQ(inflated.stats().confirmed, static_cast<size_t>(MeasuredCostEstimator::kConfirmRounds));
+  EXPECT_GE(inflated.stats().confirmed_faster, 1u);
+  const Cost confirmed = inflated.Estimate(graph, candidate);
+  EXPECT_LT(confirmed, Cost::Seconds(1.0));
+  MeasuredCostEstimator recalled(registry_, Options(), &database);
+  EXPECT_EQ(recalled.Estimate(graph, candidate), confirmed);
+  EXPECT_EQ(recalled.stats().measured, 0u);
+
+  store_cost(1e-12);
+  MeasuredCostEstimator fast(registry_, Options(), &database);
+  fast.Confirm(graph, {candidate});
+  EXPECT_EQ(fast.stats().confirmed_faster, 0u);
+  EXPECT_EQ(fast.Estimate(graph, candidate), Cost::Seconds(1e-12));
+  EXPECT_NE(fast.stats().ToString().find(std::to_string(MeasuredCostEstimator::kConfirmRounds) +
+                                         " timings taken again to confirm a decision, 0 of them faster"),
+            std::string::npos)
+      << fast.stats().ToString();
 }
 
 // The CPU time other processes used is taken around every request to a running worker (here

@@ -62,6 +62,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
   const api::SearchSummary search = *placed.search();
   const api::Placement placement = placed.placement();
   std::cout << "tuning: " << *search.tuning << "\n";
+  for (const std::string& comparison : search.whole_regions) std::cout << "whole regions " << comparison << "\n";
 
   const size_t variant_count = api::BenchmarkVariants(placed).size();
   if (search.graph_stage_decision) {
@@ -129,6 +130,7 @@ int RunBenchCommand(const ParsedArguments& arguments) {
         {"measured_candidates", search.measured_candidates},
         {"tuning_other_processes_cores", search.other_processes_cores},
         {"cost_database", search.cost_database},
+        {"whole_regions", search.whole_regions},
     };
     if (search.precision) {
       json["precision"] = {{"tolerance", search.precision->tolerance},
