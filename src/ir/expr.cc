@@ -79,6 +79,12 @@ std::vector<Expr> Children(const ExprNode& node) {
   return children;
 }
 
+const CallNode* AsCallOf(const Expr& expr, std::string_view op_name) {
+  const auto* call = As<CallNode>(expr);
+  const OpDef* op = call != nullptr ? call->op() : nullptr;
+  return op != nullptr && op->name == op_name ? call : nullptr;
+}
+
 std::string DescribeExpr(const ExprNode& node) {
   switch (node.kind()) {
     case ExprKind::kVar: return "variable %" + static_cast<const VarNode&>(node).name_hint;

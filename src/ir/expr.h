@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/attrs.h"
@@ -149,6 +150,9 @@ void ForEachChild(const ExprNode& node, const std::function<void(const Expr&)>& 
 
 // Short description for error messages: "call to nn.conv2d", "variable %x", ...
 std::string DescribeExpr(const ExprNode& node);
+
+// `expr` as a call of the operator named `op_name`; nullptr when it is anything else.
+const CallNode* AsCallOf(const Expr& expr, std::string_view op_name);
 
 template <typename NodeType>
 constexpr ExprKind KindOfNode();

@@ -23,11 +23,6 @@
 namespace collage {
 namespace {
 
-const CallNode* AsOpCall(const Expr& expr, const char* name) {
-  const auto* call = As<CallNode>(expr);
-  return call != nullptr && call->op() != nullptr && call->op()->name == name ? call : nullptr;
-}
-
 bool AllZero(const std::vector<int64_t>& values) {
   return std::all_of(values.begin(), values.end(), [](int64_t value) { return value == 0; });
 }
@@ -48,11 +43,11 @@ std::optional<std::vector<int64_t>> SpatialZeroPad(const CallNode& pad) {
 class PaddingFolder : public ExprMutator {
  protected:
   Expr RewriteCall(const Call& /*pre*/, const Call& post) override {
-    if (AsOpCall(post, "nn.pad") && AllZero(post->attrs.GetInts("pad_width"))) return post->args[0];
-    const bool is_convolution = AsOpCall(post, "nn.conv2d") != nullptr;
-    const bool is_average_pool = AsOpCall(post, "nn.avg_pool2d") != nullptr;
+    if (AsCallOf(post, "nn.pad") && AllZero(post->attrs.GetInts("pad_width"))) return post->args[0];
+    const bool is_convolution = AsCallOf(post, "nn.conv2d") != nullptr;
+    const bool is_average_pool = AsCallOf(post, "nn.avg_pool2d") != nullptr;
     if (!is_convolution && !is_average_pool) return post;
-    const CallNode* pad = AsOpCall(post->args[0], "nn.pad");
+    const CallNode* pad = AsCallOf(post->args[0], "nn.pad");
     if (pad == nullptr) return post;
     const std::optional<std::vector<int64_t>> widths = SpatialZeroPad(*pad);
     if (!widths) return post;

@@ -17,11 +17,6 @@
 namespace collage {
 namespace {
 
-bool IsOpCall(const Expr& expr, const char* name) {
-  const auto* call = As<CallNode>(expr);
-  return call != nullptr && call->op() != nullptr && call->op()->name == name;
-}
-
 const Tensor* ConstantData(const Expr& expr) {
   const auto* constant = As<ConstantNode>(expr);
   return constant != nullptr && constant->data.dtype() == DType::kF32 ? &constant->data : nullptr;
@@ -92,8 +87,8 @@ class BatchNormFolder : public ExprMutator {
 
  protected:
   Expr RewriteCall(const Call& pre, const Call& post) override {
-    if (IsOpCall(post, "nn.dropout")) return post->args[0];
-    if (!IsOpCall(post, "nn.batch_norm")) return post;
+    if (AsCallOf(post, "nn.dropout")) return post->args[0];
+    if (!AsCallOf(post, "nn.batch_norm")) return post;
     std::optional<ChannelAffine> affine = ConstantAffine(*post);
     if (affine) {
       if (Expr folded = FoldIntoProducer(*pre, *post, *affine)) return folded;
@@ -113,16 +108,16 @@ class BatchNormFolder : public ExprMutator {
     Expr pre_producer = pre.args[0];
     const Tensor* bias = nullptr;
     int64_t bias_axis = -1;
-    if (IsOpCall(producer, "nn.bias_add")) {
-      const auto* bias_add = As<CallNode>(producer);
+    if (const CallNode* bias_add = AsCallOf(producer, "nn.bias_add")) {
       bias = ConstantData(bias_add->args[1]);
       if (bias == nullptr || !HasSingleUser(pre_producer)) return nullptr;
       bias_axis = bias_add->attrs.GetInt("axis");
       pre_producer = As<CallNode>(pre_producer)->args[0];
       producer = bias_add->args[0];
     }
-    const bool is_conv = IsOpCall(producer, "nn.conv2d") || IsOpCall(producer, "nn.conv2d_transpose");
-    const bool is_dense = IsOpCall(producer, "nn.dense");
+    const bool is_conv =
+        AsCallOf(producer, "nn.conv2d") != nullptr || AsCallOf(producer, "nn.conv2d_transpose") != nullptr;
+    const bool is_dense = AsCallOf(producer, "nn.dense") != nullptr;
     if ((!is_conv && !is_dense) || !HasSingleUser(pre_producer)) return nullptr;
     const auto* call = As<CallNode>(producer);
     const Tensor* weight = ConstantData(call->args[1]);

@@ -275,12 +275,6 @@ bool IsF32(const Expr& expr) {
 
 Expr UnaryCall(const std::string& op, const Expr& x, Attrs attrs = {}) { return CallOp(op, {x}, attrs); }
 
-const CallNode* CallOfOp(const Expr& expr, const std::string& op) {
-  const auto* call = As<CallNode>(expr);
-  const auto* callee = call != nullptr ? As<OpNode>(call->callee) : nullptr;
-  return callee != nullptr && callee->name() == op ? call : nullptr;
-}
-
 // Logits as the forms write them: `values` multiplied or divided by a scalar constant, or not.
 struct ScaledValues {
   Expr values;
@@ -291,7 +285,7 @@ struct ScaledValues {
 ScaledValues PeelScale(const Expr& expr, const PatternMatch& match) {
   if (!match.IsInside(expr)) return {expr, 1.0};
   for (const char* op : {"multiply", "divide"}) {
-    const CallNode* call = CallOfOp(expr, op);
+    const CallNode* call = AsCallOf(expr, op);
     if (call == nullptr) continue;
     for (size_t side = 0; side < 2; ++side) {
       const std::optional<double> constant = ScalarValue(call->args[side]);
@@ -313,16 +307,16 @@ struct MaskedLogits {
 // `expr` is one of the form's logits (a product or a scaled product, inside the match).
 bool IsFormLogits(const Expr& expr, const PatternMatch& match) {
   return match.IsInside(expr) &&
-         (CallOfOp(expr, "multiply") || CallOfOp(expr, "divide") || CallOfOp(expr, "nn.matmul"));
+         (AsCallOf(expr, "multiply") || AsCallOf(expr, "divide") || AsCallOf(expr, "nn.matmul"));
 }
 
 std::optional<MaskedLogits> PeelMask(const Expr& expr, const PatternMatch& match) {
   if (!match.IsInside(expr)) return MaskedLogits{expr, nullptr};
-  if (const CallNode* add = CallOfOp(expr, "add")) {
+  if (const CallNode* add = AsCallOf(expr, "add")) {
     const bool second_is_logits = IsFormLogits(add->args[1], match) && !IsFormLogits(add->args[0], match);
     return MaskedLogits{add->args[second_is_logits ? 1 : 0], add->args[second_is_logits ? 0 : 1]};
   }
-  if (const CallNode* where = CallOfOp(expr, "where")) {
+  if (const CallNode* where = AsCallOf(expr, "where")) {
     const std::optional<double> fill = ScalarValue(where->args[1]);
     const TensorTypeNode* condition = TensorTypeOfExpr(where->args[0]);
     if (!fill || condition == nullptr || condition->dtype != DType::kBool) return std::nullopt;
@@ -371,8 +365,8 @@ struct HeadsOperand {
 };
 
 std::optional<HeadsOperand> HeadsOf(const Expr& expr) {
-  const CallNode* transpose = CallOfOp(expr, "transpose");
-  const CallNode* reshape = transpose != nullptr ? CallOfOp(transpose->args[0], "reshape") : nullptr;
+  const CallNode* transpose = AsCallOf(expr, "transpose");
+  const CallNode* reshape = transpose != nullptr ? AsCallOf(transpose->args[0], "reshape") : nullptr;
   const TensorTypeNode* viewed = reshape != nullptr ? TensorTypeOfExpr(transpose->args[0]) : nullptr;
   if (viewed == nullptr || !transpose->attrs.Has("axes")) return std::nullopt;
   return HeadsOperand{reshape->args[0], viewed->shape, transpose->attrs.GetInts("axes")};
@@ -384,14 +378,14 @@ std::optional<HeadsOperand> HeadsOf(const Expr& expr) {
 Expr FuseAttention(const Bindings& bindings) {
   const PatternMatch& match = bindings.match();
   const auto* merge = As<CallNode>(match.root);
-  const CallNode* output = CallOfOp(merge->args[0], "transpose");
-  const CallNode* weighted = output != nullptr ? CallOfOp(output->args[0], "nn.matmul") : nullptr;
-  const CallNode* softmax = weighted != nullptr ? CallOfOp(weighted->args[0], "nn.softmax") : nullptr;
+  const CallNode* output = AsCallOf(merge->args[0], "transpose");
+  const CallNode* weighted = output != nullptr ? AsCallOf(output->args[0], "nn.matmul") : nullptr;
+  const CallNode* softmax = weighted != nullptr ? AsCallOf(weighted->args[0], "nn.softmax") : nullptr;
   if (softmax == nullptr || !output->attrs.Has("axes")) return nullptr;
   const std::optional<MaskedLogits> masked = PeelMask(softmax->args[0], match);
   if (!masked) return nullptr;
   const ScaledValues scores = PeelScale(masked->logits, match);
-  const CallNode* product = CallOfOp(scores.values, "nn.matmul");
+  const CallNode* product = AsCallOf(scores.values, "nn.matmul");
   if (product == nullptr) return nullptr;
   const ScaledValues query_heads = PeelScale(product->args[0], match);
   const std::optional<HeadsOperand> query = HeadsOf(query_heads.values);
@@ -422,10 +416,10 @@ struct PointwiseLayer {
 };
 
 std::optional<PointwiseLayer> PointwiseLayerOf(const Expr& expr) {
-  const CallNode* bias_add = CallOfOp(expr, "nn.bias_add");
-  const CallNode* add = CallOfOp(expr, "add");
+  const CallNode* bias_add = AsCallOf(expr, "nn.bias_add");
+  const CallNode* add = AsCallOf(expr, "add");
   const CallNode* biased = bias_add != nullptr ? bias_add : add;
-  const CallNode* conv = biased != nullptr ? CallOfOp(biased->args[0], "nn.conv2d") : nullptr;
+  const CallNode* conv = biased != nullptr ? AsCallOf(biased->args[0], "nn.conv2d") : nullptr;
   if (conv == nullptr) return std::nullopt;
   const Tensor* weight = ConstantTensor(conv->args[1]);
   const Tensor* bias = ConstantTensor(biased->args[1]);
@@ -452,13 +446,13 @@ Expr FuseSqueezeExcitation(const Bindings& bindings) {
   const Expr gate = root->args[0] == x ? root->args[1] : root->args[0];
   Attrs attrs;
   Expr expand_expr;
-  if (const CallNode* sigmoid = CallOfOp(gate, "sigmoid")) {
+  if (const CallNode* sigmoid = AsCallOf(gate, "sigmoid")) {
     attrs.Set("gate", std::string("sigmoid"));
     expand_expr = sigmoid->args[0];
   } else {
-    const CallNode* clip = CallOfOp(gate, "clip");
-    const CallNode* shift = clip != nullptr ? CallOfOp(clip->args[0], "add") : nullptr;
-    const CallNode* slope = shift != nullptr ? CallOfOp(shift->args[0], "multiply") : nullptr;
+    const CallNode* clip = AsCallOf(gate, "clip");
+    const CallNode* shift = clip != nullptr ? AsCallOf(clip->args[0], "add") : nullptr;
+    const CallNode* slope = shift != nullptr ? AsCallOf(shift->args[0], "multiply") : nullptr;
     const std::optional<double> slope_value = slope != nullptr ? ScalarValue(slope->args[1]) : std::nullopt;
     const std::optional<double> offset_value = shift != nullptr ? ScalarValue(shift->args[1]) : std::nullopt;
     if (!slope_value || !offset_value) return nullptr;
@@ -470,7 +464,7 @@ Expr FuseSqueezeExcitation(const Bindings& bindings) {
   const std::optional<PointwiseLayer> expand = PointwiseLayerOf(expand_expr);
   const std::optional<PointwiseLayer> reduce = PointwiseLayerOf(bindings.Get("se_reduce"));
   if (!expand || !reduce) return nullptr;
-  attrs.Set("activation", std::string(CallOfOp(expand->input, "nn.relu") ? "relu" : "silu"));
+  attrs.Set("activation", std::string(AsCallOf(expand->input, "nn.relu") ? "relu" : "silu"));
   const Expr fused =
       TypeChecked(CallOp("nn.squeeze_excitation", {x, reduce->weight, reduce->bias, expand->weight, expand->bias}, attrs));
   return fused && TypeEqual(fused->checked_type(), match.root->checked_type()) ? fused : nullptr;
