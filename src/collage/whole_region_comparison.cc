@@ -49,12 +49,16 @@ WholeRegionComparison CompareWithWholeRegions(const DataflowGraph& graph,
     return PlacementCost(graph, placement, estimator, options);
   };
   comparison.searched_cost = priced(searched);
-  Cost best = comparison.searched_cost;
+  // What an alternative must cost less than: the searched placement's cost raised by the
+  // preference, then the cheapest alternative's.
+  Cost bar = comparison.searched_cost.IsKnown()
+                 ? Cost::Seconds(comparison.searched_cost.seconds() * (1 + kWholeRegionPreference))
+                 : Cost::Invalid();
   for (size_t a = 0; a < comparison.alternatives.size(); ++a) {
     WholeRegionAlternative& alternative = comparison.alternatives[a];
     alternative.cost = priced(alternative.chosen);
-    if (alternative.cost.IsKnown() && (!best.IsKnown() || alternative.cost < best)) {
-      best = alternative.cost;
+    if (alternative.cost.IsKnown() && (bar.IsInvalid() || alternative.cost < bar)) {
+      bar = alternative.cost;
       comparison.kept = a;
     }
   }

@@ -91,6 +91,18 @@ TEST(WholeRegionComparisonTest, AConfirmedCheaperWholeRegionReplacesTheSearchedP
   EXPECT_EQ(result.total, Cost::Seconds(2e-3));
 }
 
+// A whole region within kWholeRegionPreference above the searched placement is preferred to it
+// (the searched estimate adds up more partitions); one dearer than that is not.
+TEST(WholeRegionComparisonTest, AWholeRegionWithinThePreferenceReplacesTheSearchedPlacement) {
+  ChainPlacement chain;
+  const double within_ms = 4 * (1 + kWholeRegionPreference / 2);
+  ContendedEstimator within(/*multi_op_ms=*/10, within_ms);
+  EXPECT_EQ(Backends(chain.Place(within, {kGraphRuntime}).chosen), std::set<std::string>{kGraphRuntime});
+  const double beyond_ms = 4 * (1 + 2 * kWholeRegionPreference);
+  ContendedEstimator beyond(/*multi_op_ms=*/10, beyond_ms);
+  EXPECT_EQ(Backends(chain.Place(beyond, {kGraphRuntime}).chosen), std::set<std::string>{"lib"});
+}
+
 // The negative controls: a whole region that stays dearer once confirmed (5 ms against 4) does
 // not replace the searched placement, and without whole-region specs nothing is compared.
 TEST(WholeRegionComparisonTest, TheSearchedPlacementStaysUnlessAWholeRegionIsCheaper) {
