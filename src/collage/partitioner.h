@@ -36,8 +36,8 @@ struct PartitionOptions {
   // AcrossLayouts::keep_crossing_bytes): the conversions between them go, the others stay.
   bool coalesce_across_layouts = false;
   // After the search, the coalesced choice is compared with each of these region specs'
-  // whole-region placements (whole_region_comparison.h); the cheapest is the choice. Empty:
-  // no comparison, the search's coalesced choice is the choice.
+  // whole-region placements, which may replace it (whole_region_comparison.h). Empty: no
+  // comparison, the search's coalesced choice is the choice.
   std::vector<std::string> whole_region_specs = {};
   bool explain = false;  // fill PartitionResult::explanation
   // Threads enumerating candidates, each spec by one thread; the candidates and their order do
@@ -59,9 +59,9 @@ struct PartitionResult {
 };
 
 // Phases 2 and 3 over one function, before the rewrite: its dataflow graph, every spec's
-// candidates, the search's answer and the chosen candidates (coalesced when asked, then a
-// whole region when options.whole_region_specs has a cheaper one; checked acyclic). Runs
-// InferType first when the function is not typed.
+// candidates, the search's answer and the chosen candidates (coalesced when asked, then
+// replaced by a whole region of options.whole_region_specs when the comparison prefers one;
+// checked acyclic). Runs InferType first when the function is not typed.
 struct OpLevelPlacement {
   DataflowGraph graph;
   std::vector<CandidatePartition> candidates;
