@@ -161,6 +161,12 @@ def format_crowded_tunings(rows: List[Dict]) -> str:
     return text
 
 
+def format_whole_regions(rows: List[Dict]) -> str:
+    """Per model and function, how the op-level search's placement compared with the backends' whole regions."""
+    return "".join(f"{row['model']}: whole regions {comparison}\n" for row in rows
+                   for comparison in row.get("whole_regions", []))
+
+
 def format_spreads(rows: List[Dict]) -> str:
     """Per model, the p10-p90 of collage's runs and ORT's, and each ORT batch's median."""
     text = ""
@@ -221,6 +227,7 @@ def format_table(summary: Dict) -> str:
         text += ("geomean of collage-graph: " + ", ".join(
             f"{format_number(geomean[name], 'x')} {name.replace('collage_graph_', '').replace('_', ' ')}"
             for name in GRAPH_SPEEDUPS) + "\n")
+    text += format_whole_regions(rows)
     text += format_spreads(rows)
     text += format_crowded_tunings(rows)
     return text + "latencies in ms (medians); speed-ups are ratios of latencies (the other's / collage's)\n"

@@ -111,6 +111,16 @@ class ZooBenchTest(unittest.TestCase):
                       "slow (tune again on a quiet machine)\n", table)
         self.assertNotIn("gpt2_decoder: tuned while", table)
 
+    def test_the_whole_region_comparison_of_each_model_that_has_one(self):
+        compared = bench_result("mobilenet_v2", {"onednn": 4.8, "xnnpack": 4.1}, 4.8, 4.1, 20.0)
+        compared["whole_regions"] = ["@main: searched 4.404 ms, all onednn 4.491 ms, all xnnpack 3.782 ms: "
+                                     "all xnnpack is kept"]
+        uncompared = bench_result("gpt2_decoder", {"onednn": 20.0}, 22.0, 20.0, None)
+        table, _ = self.run_script([compared, uncompared])
+        self.assertIn("mobilenet_v2: whole regions @main: searched 4.404 ms, all onednn 4.491 ms, all xnnpack "
+                      "3.782 ms: all xnnpack is kept\n", table)
+        self.assertNotIn("gpt2_decoder: whole regions", table)
+
     def test_without_ort_latencies_the_ort_column_says_unavailable(self):
         table, combined = self.run_script([bench_result("resnet50", {"onednn": 40.0}, 44.0, 36.0, 72.0)])
         self.assertIn("ort: unavailable: no ORT latency in the results\n", table)
