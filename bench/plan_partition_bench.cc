@@ -4,9 +4,11 @@
 //   in-model:     the tuner's cool-down before each run (tuning/measurement.h), in this process;
 //   worker:       the same cool-down in a measurement worker process, as the tuner times it.
 // Next to them the plan's estimate of the partition. Compare with `collage run MODEL --plan
-// PLAN --profile`, which times the partitions inside the model.
+// PLAN --profile`, which times the partitions inside the model. --cool-down-bytes B writes B
+// bytes before each cooled run instead of twice the L2 cache (e.g. twice the last-level cache,
+// to see what weights read from memory cost).
 //
-//   build/bin/plan_partition_bench PLAN [--threads N]
+//   build/bin/plan_partition_bench PLAN [--threads N] [--cool-down-bytes B]
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
@@ -35,20 +37,25 @@ void CollectPartitions(const Expr& expr, std::map<std::string, Function>& partit
   ForEachChild(*expr, [&](const Expr& child) { CollectPartitions(child, partitions); });
 }
 
+constexpr const char* kUsage = "usage: plan_partition_bench PLAN [--threads N] [--cool-down-bytes B]";
+
 int Run(int argc, char** argv) {
   int threads = 2;
+  long long cool_down_bytes = 0;
   std::string plan_path;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--threads" && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
+    } else if (argument == "--cool-down-bytes" && i + 1 < argc) {
+      cool_down_bytes = std::atoll(argv[++i]);
     } else if (plan_path.empty() && argument.rfind("--", 0) != 0) {
       plan_path = argument;
     } else {
-      throw Error("unexpected argument '" + argument + "' (usage: plan_partition_bench PLAN [--threads N])");
+      throw Error("unexpected argument '" + argument + "' (" + kUsage + ")");
     }
   }
-  if (plan_path.empty() || threads < 1) throw Error("usage: plan_partition_bench PLAN [--threads N]");
+  if (plan_path.empty() || threads < 1 || cool_down_bytes < 0) throw Error(kUsage);
   PrintCpuLine();
   const Plan plan = ReadPlanFile(plan_path);
   std::map<std::string, Function> partitions;
@@ -59,8 +66,10 @@ int Run(int argc, char** argv) {
   back_to_back.target_relative_error = 0.01;
   MeasurementOptions in_model = back_to_back;
   SetInModelCoolDown(in_model);
+  if (cool_down_bytes > 0) in_model.cool_down_bytes = static_cast<size_t>(cool_down_bytes);
   MeasurementProcess worker(DefaultMeasurementWorkerPath());
-  std::cout << threads << " threads; medians in ms (p10-p90)\n";
+  std::cout << threads << " threads; medians in ms (p10-p90); in-model and worker: " << MeasurementMethod(in_model)
+            << "\n";
   std::cout << std::left << std::setw(12) << "partition" << ' ' << std::setw(9) << "backend" << ' ' << std::setw(12)
             << "estimated" << ' ' << std::setw(24) << "back-to-back" << ' ' << std::setw(24) << "in-model" << ' '
             << "worker\n";
