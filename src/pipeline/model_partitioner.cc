@@ -16,6 +16,7 @@
 #include "runtime/device_fingerprint.h"
 #include "runtime/greedy_placement.h"
 #include "support/physical_memory.h"
+#include "tuning/confirmation_method.h"
 #include "tuning/interleaved_benchmark.h"
 #include "tuning/transition_penalty.h"
 
@@ -253,6 +254,7 @@ ModelPlacement PlaceModel(const Module& model, const PartitionRequest& request) 
     SetInModelCoolDown(measured_options.measurement);
     // A candidate whose runs agree is timed a few times rather than for the whole budget.
     measured_options.measurement.target_relative_error = 0.01;
+    measured_options.confirmation = ConfirmationMethod(measured_options.measurement);
     auto owned = std::make_shared<MeasuredCostEstimator>(BackendRegistry::Global(), measured_options,
                                                          placement.database.get());
     measured = owned.get();

@@ -67,9 +67,7 @@ std::string TuningStats::ToString() const {
   if (busy > 0) text << "; " << busy << " still timed on a busy machine (measured again when it is calmer)";
   if (from_busier > 0) text << "; " << from_busier << " stored costs timed on a busier machine measured again";
   if (dominated > 0) text << "; " << dominated << " timed once, dominated by a far faster alternative";
-  if (confirmed > 0) {
-    text << "; " << confirmed << " timings taken again to confirm a decision, " << confirmed_faster << " of them faster";
-  }
+  if (confirmed > 0) text << "; " << confirmed << " timings taken to confirm a decision";
   if (worker_seconds >= kNotableWorkerSeconds && OtherProcessesCores() > kNotableOtherCores) {
     text.unsetf(std::ios::floatfield);
     text << "; other processes kept " << std::setprecision(2) << OtherProcessesCores()
@@ -90,6 +88,7 @@ MeasuredCostEstimator::MeasuredCostEstimator(const BackendRegistry& registry, Me
       database_(database),
       device_(DeviceFingerprint()),
       version_suffix_(VersionSuffix(options_.measurement)),
+      confirmation_suffix_(options_.confirmation ? VersionSuffix(*options_.confirmation) : version_suffix_),
       worker_(options_.worker_path.empty() ? DefaultMeasurementWorkerPath() : options_.worker_path,
               options_.cache_dir),
       speed_(ProbeOnThreads(options_.speed_probe, options_.threads), options_.busy_factor),
@@ -125,8 +124,8 @@ std::optional<Cost> MeasuredCostEstimator::Recall(const Job& job) {
   return Cost::Seconds(record->seconds);
 }
 
-MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job) {
-  MeasurementRequest request{job.backend->name(), job.function, options_.threads, options_.seed, options_.measurement};
+MeasuredCostEstimator::Timing MeasuredCostEstimator::Time(const Job& job, const MeasurementOptions& method) {
+  MeasurementRequest request{job.backend->name(), job.function, options_.threads, options_.seed, method};
   request.options.dominated_above_seconds = job.dominated_above_seconds;
   const size_t starts_before = worker_.starts();
   const double before = speed_.Probe();
@@ -329,6 +328,7 @@ Cost MeasuredCostEstimator::Estimate(const DataflowGraph& graph, const Candidate
 }
 
 void MeasuredCostEstimator::Confirm(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
+  const MeasurementOptions& method = options_.confirmation ? *options_.confirmation : options_.measurement;
   std::vector<Job> jobs;
   std::vector<Cost> fastest;
   std::set<std::pair<std::string, std::string>> seen;  // (hash, backend)
@@ -337,21 +337,29 @@ void MeasuredCostEstimator::Confirm(const DataflowGraph& graph, const std::vecto
     if (function == nullptr) continue;
     const std::string hash = HexHash(function);
     if (!seen.emplace(hash, candidate.backend()).second) continue;
-    const Cost known = Estimate(graph, candidate);
-    if (!known.IsKnown()) continue;
-    jobs.push_back(MakeJob(candidate, function, hash));
-    fastest.push_back(known);
+    if (!Estimate(graph, candidate).IsKnown()) continue;
+    Job job = MakeJob(candidate, function, hash);
+    job.key.backend_version = CostVersion(*job.backend) + confirmation_suffix_;
+    Cost stored = Cost::Unknown();
+    if (database_ != nullptr) {
+      const std::optional<CostRecord> record = database_->Lookup(job.key);
+      if (record && record->valid && !record->transient) stored = Cost::Seconds(record->seconds);
+    }
+    jobs.push_back(std::move(job));
+    fastest.push_back(stored);
   }
   const auto start = std::chrono::steady_clock::now();
   for (int round = 0; round < kConfirmRounds; ++round) {
     for (size_t j = 0; j < jobs.size(); ++j) {
-      const Timing timing = Time(jobs[j]);
+      const Timing timing = Time(jobs[j], method);
       ++stats_.confirmed;
-      if (!timing.reply.valid || timing.reply.measurement.seconds >= fastest[j].seconds()) continue;
-      ++stats_.confirmed_faster;
+      if (!timing.reply.valid) continue;
+      if (fastest[j].IsKnown() && timing.reply.measurement.seconds >= fastest[j].seconds()) continue;
       fastest[j] = Record(jobs[j], timing);
-      memo_.Insert(jobs[j].function, jobs[j].key.backend, fastest[j]);
     }
+  }
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (fastest[j].IsKnown()) memo_.Insert(jobs[j].function, jobs[j].key.backend, fastest[j]);
   }
   stats_.seconds += SecondsSince(start);
 }

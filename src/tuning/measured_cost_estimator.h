@@ -46,6 +46,9 @@ std::string CostVersion(const Backend& backend);
 
 struct MeasuredCostOptions {
   MeasurementOptions measurement;
+  // How Confirm times, under its own cost key (e.g. ConfirmationMethod(measurement),
+  // confirmation_method.h); unset: as `measurement`, under the same key.
+  std::optional<MeasurementOptions> confirmation;
   int threads = 1;
   uint64_t seed = 0;
   // Per candidate: compiling (when not done in a batch before) and timing it.
@@ -84,8 +87,7 @@ struct TuningStats {
   size_t busy = 0;           // used although timed on a busy machine: it did not calm down in time
   size_t from_busier = 0;    // found in the database but timed on a busier machine: measured again
   size_t dominated = 0;      // of the measured ones, stopped after one run: an alternative was far faster
-  size_t confirmed = 0;      // timed again by Confirm
-  size_t confirmed_faster = 0;  // of those, timed faster than before (the faster timing is kept)
+  size_t confirmed = 0;      // timings taken by Confirm
   size_t worker_starts = 0;
   double seconds = 0;        // spent in Prepare and in measurements outside it
   // Wall seconds of the requests to a running worker around which CPU snapshots were taken, and the
@@ -116,11 +118,12 @@ class MeasuredCostEstimator final : public CostEstimator {
 
   void Prepare(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) override;
   Cost Estimate(const DataflowGraph& graph, const CandidatePartition& candidate) override;
-  // Times each distinct valid candidate kConfirmRounds more times, the candidates in turn per
-  // round (so that a burst of contention slows one timing of each rather than every timing of
-  // one), and keeps and stores the fastest timing.
+  // Times each distinct valid candidate kConfirmRounds times as options.confirmation says, the
+  // candidates in turn per round (so that a burst of contention slows one timing of each rather
+  // than every timing of one), and keeps and stores the fastest of those timings and of the one
+  // stored under the confirmation's key; later estimates return it.
   void Confirm(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) override;
-  static constexpr int kConfirmRounds = 2;
+  static constexpr int kConfirmRounds = 3;
 
   const TuningStats& stats() const { return stats_; }
   const std::vector<InvalidCandidate>& invalid() const { return invalid_; }
@@ -147,7 +150,8 @@ class MeasuredCostEstimator final : public CostEstimator {
   Job MakeJob(const CandidatePartition& candidate, const Function& function, const std::string& hash) const;
   // From the database, or nullopt.
   std::optional<Cost> Recall(const Job& job);
-  Timing Time(const Job& job);
+  Timing Time(const Job& job) { return Time(job, options_.measurement); }
+  Timing Time(const Job& job, const MeasurementOptions& method);
   bool TakenWhileBusy(const Timing& timing) const;
   // The cost of a timing, stored with its probe.
   Cost Record(const Job& job, const Timing& timing);
@@ -163,6 +167,7 @@ class MeasuredCostEstimator final : public CostEstimator {
   std::string device_;
   // Appended to each backend's version in the cost key: the measurement method, when not the default.
   std::string version_suffix_;
+  std::string confirmation_suffix_;  // of options_.confirmation, or version_suffix_
   MeasurementProcess worker_;
   MachineSpeed speed_;
   double busy_wait_left_;

@@ -276,44 +276,78 @@ TEST_F(MeasuredCostEstimatorTest, AnEstimateTimedDuringABurstIsTakenAgain) {
   EXPECT_EQ(calm.stats().measured, 0u);
 }
 
-// A stored cost far above what the candidate takes (as if a burst of contention covered its
-// timing without the probes noticing) is replaced by Confirm's faster timing, in the estimates
-// and in the database; a stored cost below every timing (the negative control) is kept.
-TEST_F(MeasuredCostEstimatorTest, ConfirmKeepsTheFastestTimingAndStoresIt) {
+// Confirm times a candidate kConfirmRounds times as options.confirmation says (here a cool-down
+// of 4096 bytes, which names its own cost key) and its fastest timing is the estimate from then
+// on, whatever the ordinary key stored (a burst-inflated 10 s, or an impossible 1e-12 s). A
+// later confirmation keeps the stored confirmation when it is faster than its timings (the
+// negative control: an impossible 1e-12 s) and replaces it when slower (10 s).
+TEST_F(MeasuredCostEstimatorTest, ConfirmTimesWithItsOwnMethodAndKeepsTheFastest) {
   const DataflowGraph graph = collage_testing::GraphOf(collage_testing::MakeSkip());
   const CandidatePartition candidate = GoodCandidateOfNode(graph, 1);
   const std::string path = directory_.PathOf("costs.sqlite");
   CostDatabase database = CostDatabase::Open(path);
-  const auto store_cost = [&](double seconds) {
+  MeasuredCostOptions options = Options();
+  options.confirmation = options.measurement;
+  options.confirmation->cool_down_bytes = 4096;
+  const auto store_cost = [&](const char* method_is, double seconds) {
     SqliteConnection connection = SqliteConnection::Open(path);
-    connection.Prepare("UPDATE costs SET seconds = ?").Bind(1, seconds).Run();
+    connection.Prepare(std::string("UPDATE costs SET seconds = ? WHERE backend_version ") + method_is)
+        .Bind(1, seconds)
+        .Run();
     ASSERT_EQ(connection.Changes(), 1);
   };
+  const char* kConfirmation = "LIKE '%cool-down 4096B%'";
+  const char* kOrdinary = "NOT LIKE '%cool-down%'";
+  {
+    MeasuredCostEstimator first(registry_, options, &database);
+    ASSERT_TRUE(first.Estimate(graph, candidate).IsKnown());
+  }
+  for (const double ordinary : {10.0, 1e-12}) {
+    store_cost(kOrdinary, ordinary);
+    MeasuredCostEstimator tuner(registry_, options, &database);
+    EXPECT_EQ(tuner.Estimate(graph, candidate), Cost::Seconds(ordinary));
+    tuner.Confirm(graph, {candidate, candidate});  // the same candidate twice is confirmed once
+    EXPECT_EQ(tuner.stats().confirmed, static_cast<size_t>(MeasuredCostEstimator::kConfirmRounds));
+    const Cost confirmed = tuner.Estimate(graph, candidate);
+    EXPECT_GT(confirmed, Cost::Seconds(1e-12));
+    EXPECT_LT(confirmed, Cost::Seconds(1.0));
+    EXPECT_NE(tuner.stats().ToString().find(std::to_string(MeasuredCostEstimator::kConfirmRounds) +
+                                            " timings taken to confirm a decision"),
+              std::string::npos)
+        << tuner.stats().ToString();
+  }
+  // The stored confirmation against the new timings.
+  store_cost(kConfirmation, 1e-12);
+  MeasuredCostEstimator kept(registry_, options, &database);
+  kept.Confirm(graph, {candidate});
+  EXPECT_EQ(kept.Estimate(graph, candidate), Cost::Seconds(1e-12));
+  store_cost(kConfirmation, 10.0);
+  MeasuredCostEstimator replaced(registry_, options, &database);
+  replaced.Confirm(graph, {candidate});
+  EXPECT_LT(replaced.Estimate(graph, candidate), Cost::Seconds(1.0));
+}
+
+// Without a confirmation method, Confirm times as the tuning does, under the same key: a stored
+// cost far above what the candidate takes (as if a burst covered its timing without the probes
+// noticing) is replaced by a faster timing, in the estimates and in the database.
+TEST_F(MeasuredCostEstimatorTest, ConfirmWithoutItsOwnMethodReplacesASlowerStoredCost) {
+  const DataflowGraph graph = collage_testing::GraphOf(collage_testing::MakeSkip());
+  const CandidatePartition candidate = GoodCandidateOfNode(graph, 1);
+  const std::string path = directory_.PathOf("costs.sqlite");
+  CostDatabase database = CostDatabase::Open(path);
   {
     MeasuredCostEstimator first(registry_, Options(), &database);
     ASSERT_TRUE(first.Estimate(graph, candidate).IsKnown());
   }
-  store_cost(10.0);
+  SqliteConnection::Open(path).Execute("UPDATE costs SET seconds = 10");
   MeasuredCostEstimator inflated(registry_, Options(), &database);
   EXPECT_EQ(inflated.Estimate(graph, candidate), Cost::Seconds(10.0));
-  inflated.Confirm(graph, {candidate, candidate});  // the same candidate twice is confirmed once
-  EXPECT_EQ(inflated.stats().confirmed, static_cast<size_t>(MeasuredCostEstimator::kConfirmRounds));
-  EXPECT_GE(inflated.stats().confirmed_faster, 1u);
+  inflated.Confirm(graph, {candidate});
   const Cost confirmed = inflated.Estimate(graph, candidate);
   EXPECT_LT(confirmed, Cost::Seconds(1.0));
   MeasuredCostEstimator recalled(registry_, Options(), &database);
   EXPECT_EQ(recalled.Estimate(graph, candidate), confirmed);
   EXPECT_EQ(recalled.stats().measured, 0u);
-
-  store_cost(1e-12);
-  MeasuredCostEstimator fast(registry_, Options(), &database);
-  fast.Confirm(graph, {candidate});
-  EXPECT_EQ(fast.stats().confirmed_faster, 0u);
-  EXPECT_EQ(fast.Estimate(graph, candidate), Cost::Seconds(1e-12));
-  EXPECT_NE(fast.stats().ToString().find(std::to_string(MeasuredCostEstimator::kConfirmRounds) +
-                                         " timings taken again to confirm a decision, 0 of them faster"),
-            std::string::npos)
-      << fast.stats().ToString();
 }
 
 // The CPU time other processes used is taken around every request to a running worker (here
