@@ -14,6 +14,7 @@ MeasurementOptions ConfirmationMethod(MeasurementOptions measurement) {
   measurement.cool_down_bytes =
       std::max(measurement.cool_down_bytes,
                2 * (last_level_bytes > 0 ? static_cast<size_t>(last_level_bytes) : kUnknownLastLevelBytes));
+  measurement.max_runs = std::max(measurement.min_runs, std::min(measurement.max_runs, kMostConfirmationRuns));
   return measurement;
 }
 

@@ -6,8 +6,8 @@
 namespace collage {
 namespace {
 
-// Twice the last-level cache (when the system says how large it is), the sleep kept, and a
-// cool-down already larger never shrunk.
+// Twice the last-level cache (when the system says how large it is), the sleep kept, the runs
+// capped, and a cool-down already larger never shrunk.
 TEST(ConfirmationMethodTest, WritesTwiceTheLastLevelCacheAndKeepsTheRest) {
   MeasurementOptions tuning;
   SetInModelCoolDown(tuning);
@@ -20,6 +20,8 @@ TEST(ConfirmationMethodTest, WritesTwiceTheLastLevelCacheAndKeepsTheRest) {
   EXPECT_GE(confirmation.cool_down_bytes, tuning.cool_down_bytes);
   EXPECT_EQ(confirmation.cool_down_seconds, tuning.cool_down_seconds);
   EXPECT_EQ(confirmation.target_relative_error, tuning.target_relative_error);
+  EXPECT_EQ(confirmation.max_runs, kMostConfirmationRuns);
+  EXPECT_EQ(confirmation.min_runs, tuning.min_runs);
   EXPECT_NE(MeasurementMethod(confirmation), MeasurementMethod(tuning));
 
   MeasurementOptions huge = tuning;
