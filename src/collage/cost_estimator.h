@@ -29,9 +29,10 @@ class CostEstimator {
     (void)graph;
     (void)candidates;
   }
-  // Costs `candidates` again where costs are timings, which a moment of contention inflates,
-  // keeping the lowest cost seen for each: for the few candidates a decision hinges on. Later
-  // estimates return the confirmed costs; a candidate that kept a cost keeps it until it
+  // Costs `candidates` again, more carefully than a search can afford for every candidate, for
+  // the few a decision hinges on: an estimator that times (where one timing in a moment of
+  // contention can be several times too slow) times each several times and keeps the fastest.
+  // Later estimates return the confirmed costs; a candidate that kept a cost keeps it until it
   // forgets it (CandidatePartition::ForgetCost). Deterministic estimators have nothing to do.
   virtual void Confirm(const DataflowGraph& graph, const std::vector<CandidatePartition>& candidates) {
     (void)graph;

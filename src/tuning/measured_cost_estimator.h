@@ -15,7 +15,8 @@
 // transient: the next tuning measures that candidate again instead of recalling it. A timing
 // taken while the machine was busy (machine_speed.h) is taken again once it calms down; every
 // cost is stored with how fast the machine was (its speed probe), and a tuning on a machine
-// now faster than that by the recall factor measures it again instead of recalling it.
+// now faster than that by the recall factor measures it again instead of recalling it. Confirm
+// times the few candidates a decision rests on again, with its own method and cost key.
 #pragma once
 
 #include <sys/types.h>
