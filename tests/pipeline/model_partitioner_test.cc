@@ -105,12 +105,17 @@ TEST(ModelPartitionerTest, GraphStageOffersTheRegionBackendAndDecidesByAFinalMea
   const ModelPlacement::GraphStage& stage = *placement.graph_stage;
   EXPECT_EQ(stage.finalist_ms.size(), stage.finalist_origins.size());
   ASSERT_FALSE(stage.finalist_origins.empty());
-  // The whole-region placement comes first, unless it is the op-level plan itself (every
-  // partition on onednn, as the hand-over penalty between the two backends often makes it).
+  // The whole-region placement comes first, unless it is the op-level plan itself: every
+  // partition on onednn, as the hand-over penalty between the two backends often makes it, or
+  // onednn's whole region kept by the op-level comparison with whole regions.
   const bool op_level_all_onednn =
       std::all_of(stage.op_level_plan.partitions.begin(), stage.op_level_plan.partitions.end(),
                   [](const PlannedPartition& partition) { return partition.backend == "onednn"; });
-  if (op_level_all_onednn) {
+  const std::optional<WholeRegionComparison>& comparison = placement.functions.front().result.whole_regions;
+  ASSERT_TRUE(comparison.has_value());
+  const bool op_level_is_onednn_region =
+      comparison->kept && comparison->alternatives[*comparison->kept].spec == "onednn";
+  if (op_level_all_onednn || op_level_is_onednn_region) {
     EXPECT_EQ(std::count(stage.finalist_origins.begin(), stage.finalist_origins.end(),
                          FinalistOrigin::WholeRegion("onednn")),
               0);
