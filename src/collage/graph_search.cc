@@ -13,6 +13,7 @@
 
 #include "collage/outline_partitions.h"
 #include "collage/partition_spec.h"
+#include "support/error.h"
 
 namespace collage {
 namespace {
@@ -148,6 +149,8 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
     }
   };
   if (space.genes() == 0) {
+    // No region spec can take a node it does not have: the op-level placement is their whole regions.
+    result.op_level_is_whole_region = true;
     add_merged_op_level();
     return result;
   }
@@ -177,6 +180,7 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
   const auto add_finalist = [&](uint64_t key, FinalistOrigin origin) {
+    if (key == op_level_hash && origin.kind == FinalistOrigin::Kind::kWholeRegion) result.op_level_is_whole_region = true;
     if (key == op_level_hash || !finalist_keys.insert(key).second) return;
     result.finalists.push_back(decoded.at(key).chosen);
     result.finalist_origins.push_back(std::move(origin));
@@ -197,6 +201,7 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   for (const auto& [spec, whole] : whole_regions) {
     std::vector<CandidatePartition> merged = space.MergeAcrossLayouts(decoded.at(whole).chosen, /*keep_crossing_bytes=*/false);
     const uint64_t key = PlanHash(merged);
+    if (key == op_level_hash) result.op_level_is_whole_region = true;
     if (key == op_level_hash || !finalist_keys.insert(key).second) continue;
     result.finalists.push_back(std::move(merged));
     result.finalist_origins.push_back(FinalistOrigin::WholeRegionChangingLayouts(spec));
@@ -229,7 +234,8 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   // The placement each finalist was chosen over: the op-level one, or one of `extra_sources`.
   std::vector<const OpLevelPlacement*> finalist_sources(search.finalists.size(), &placement);
   std::deque<OpLevelPlacement> extra_sources;  // a deque: finalist_sources point into it
-  std::unordered_set<uint64_t> known = {PlanHash(placement.chosen)};
+  const uint64_t op_level_hash = PlanHash(placement.chosen);
+  std::unordered_set<uint64_t> known = {op_level_hash};
   for (const std::vector<CandidatePartition>& finalist : search.finalists) known.insert(PlanHash(finalist));
   // Extra finalists go right after the whole-region ones ("all <region spec>"), which come
   // first, in the order offered.
@@ -238,7 +244,9 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
     ++insert_at;
   }
   const auto offer_finalist = [&](OpLevelPlacement source, FinalistOrigin origin) {
-    if (!known.insert(PlanHash(source.chosen)).second) return;
+    const uint64_t key = PlanHash(source.chosen);
+    if (key == op_level_hash && origin.kind == FinalistOrigin::Kind::kWholeRegion) search.op_level_is_whole_region = true;
+    if (!known.insert(key).second) return;
     extra_sources.push_back(std::move(source));
     const auto at = static_cast<std::ptrdiff_t>(insert_at++);
     search.finalists.insert(search.finalists.begin() + at, extra_sources.back().chosen);
@@ -283,14 +291,18 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   return result;
 }
 
-size_t ChooseFinalPlacement(double op_level, const std::vector<double>& finalists, double min_improvement) {
+size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, double min_improvement) {
+  Check(!placements.empty(), "ChooseFinalPlacement: no placement measured");
   size_t chosen = 0;
-  double chosen_latency = op_level;
-  for (size_t rank = 0; rank < finalists.size(); ++rank) {
-    if (finalists[rank] < (1 - min_improvement) * chosen_latency) {
-      chosen = rank + 1;
-      chosen_latency = finalists[rank];
-    }
+  bool chosen_is_whole_region = false;
+  for (size_t p = 0; p < placements.size(); ++p) {
+    if (!placements[p].whole_region) continue;
+    if (!chosen_is_whole_region || placements[p].latency < placements[chosen].latency) chosen = p;
+    chosen_is_whole_region = true;
+  }
+  for (size_t p = 0; p < placements.size(); ++p) {
+    if (placements[p].whole_region || p == chosen) continue;
+    if (placements[p].latency < (1 - min_improvement) * placements[chosen].latency) chosen = p;
   }
   return chosen;
 }

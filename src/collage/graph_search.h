@@ -88,6 +88,8 @@ struct FinalistOrigin {
   // "all <spec>", "best <rank>", "op-level without transition penalty", "op-level merged across
   // layouts", "op-level merged changing layouts" or "all <spec> merged changing layouts".
   std::string ToString() const;
+  // kWholeRegion or kWholeRegionChangingLayouts: a placement of running one backend alone.
+  bool IsWholeRegion() const { return kind == Kind::kWholeRegion || kind == Kind::kWholeRegionChangingLayouts; }
   bool operator==(const FinalistOrigin&) const = default;
 };
 
@@ -110,6 +112,10 @@ struct GraphSearchResult {
   std::vector<std::vector<CandidatePartition>> finalists;
   // Per finalist: why it is one.
   std::vector<FinalistOrigin> finalist_origins;
+  // Whether the op-level placement is one of the whole-region placements (kWholeRegion or
+  // kWholeRegionChangingLayouts), which is then not a finalist; also when no region spec can
+  // take a node the op-level placement does not give it (no gene).
+  bool op_level_is_whole_region = false;
   GraphSearchDescription description;
 };
 
@@ -140,13 +146,22 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                               const PlacementFitness& fitness,
                                               const GraphSearchOptions& graph_options, NameSupply* names = nullptr);
 
-// The final decision over an interleaved measurement of the op-level plan and the finalists
-// (medians, any unit), which are in order of preference: starting from the op-level plan, each
-// finalist in turn replaces the choice so far when it beats it by more than `min_improvement`
-// (a fraction). So a placement within the measurement noise of a preferred one (the op-level
-// plan, then the whole-region ones) does not replace it. 0 keeps the op-level plan, k >= 1
-// chooses the k-th finalist.
-size_t ChooseFinalPlacement(double op_level, const std::vector<double>& finalists, double min_improvement);
+// One placement of the final decision: its median in the interleaved measurement (any unit),
+// and whether it runs every function as one spec's whole region (the placement of running that
+// backend alone).
+struct FinalMeasurement {
+  double latency = 0;
+  bool whole_region = false;
+};
+
+// The final decision over an interleaved measurement of the op-level plan (`placements[0]`) and
+// the finalists, in order of preference. The first choice is the fastest whole-region placement
+// (the op-level plan when there is none); then each other placement in turn, the op-level plan
+// first, replaces the choice so far when it beats it by more than `min_improvement` (a
+// fraction). So a mixed placement within the measurement noise of running one backend alone, or
+// of a preferred mixed one, does not replace it. Returns the index of the choice: 0 keeps the
+// op-level plan, k >= 1 chooses the k-th finalist. `placements` must not be empty.
+size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, double min_improvement);
 
 // A PlacementFitness that outlines the placement into `function` (OutlinePartitions) and
 // returns `measure` of the partitioned function; an Error while outlining or measuring gives

@@ -92,9 +92,9 @@ size_t GraphStageCacheBytes() {
   return memory ? *memory / 4 : kWithoutSysconf;
 }
 
-// How much faster than the choice so far (the op-level plan, then preferred finalists) a
-// finalist must measure to replace it: the spread of repeated interleaved medians on this
-// machine is about that.
+// How much faster than the choice so far (the fastest whole-region placement, then the op-level
+// plan, then preferred finalists) a placement must measure to replace it: the spread of repeated
+// interleaved medians on this machine is about that.
 constexpr double kFinalMinImprovement = 0.02;
 
 // Interleaved rounds of that final measurement. With 10, resnext50's medians moved by ~3 %
@@ -119,6 +119,9 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   }
   // finalist_results[r][f]: function f's r-th finalist, or its op-level result when it has fewer.
   std::vector<std::vector<PartitionResult>> finalist_results;
+  // Per function: whether its op-level placement, and each of its finalists, is a whole region.
+  std::vector<bool> op_level_is_whole_region;
+  std::vector<std::vector<bool>> finalist_is_whole_region;
   // The placements the search measures share most partitions: each is compiled once.
   auto compiled = std::make_unique<ExecutableCache>(GraphStageCacheBytes());
   NameSupply names;
@@ -139,15 +142,26 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
     GraphPartitionResult result = PartitionWithGraphSearch(function, specs, estimator, options, region_backends,
                                                            fitness, graph_options, &names);
     stage.descriptions.push_back("@" + name + ": " + result.search.description.ToString());
+    op_level_is_whole_region.push_back(result.search.op_level_is_whole_region);
+    finalist_is_whole_region.emplace_back();
     for (size_t rank = 0; rank < result.finalists.size(); ++rank) {
       if (rank == finalist_results.size()) {
         finalist_results.push_back(op_level_results);
         stage.finalist_origins.push_back(result.search.finalist_origins[rank]);
       }
       finalist_results[rank][f] = std::move(result.finalists[rank]);
+      finalist_is_whole_region.back().push_back(result.search.finalist_origins[rank].IsWholeRegion());
     }
     ++f;
   }
+  // A model's placement is a whole region when each of its functions' placements is one.
+  const auto whole_region_in_every_function = [&](std::optional<size_t> rank) {
+    for (size_t g = 0; g < op_level_is_whole_region.size(); ++g) {
+      const bool own_finalist = rank && *rank < finalist_is_whole_region[g].size();
+      if (!(own_finalist ? finalist_is_whole_region[g][*rank] : op_level_is_whole_region[g])) return false;
+    }
+    return true;
+  };
 
   const BackendRegistry& registry = BackendRegistry::Global();
   std::vector<Plan> finalist_plans;
@@ -170,10 +184,12 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   benchmark.rounds = kFinalMeasurementRounds;
   const std::vector<VariantLatency> final_measurement = BenchmarkInterleaved(variants, registry, benchmark);
   stage.op_level_ms = final_measurement[0].milliseconds.median;
+  std::vector<FinalMeasurement> measured = {{stage.op_level_ms, whole_region_in_every_function(std::nullopt)}};
   for (size_t v = 1; v < final_measurement.size(); ++v) {
     stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
+    measured.push_back({stage.finalist_ms.back(), whole_region_in_every_function(v - 1)});
   }
-  stage.kept_finalist = ChooseFinalPlacement(stage.op_level_ms, stage.finalist_ms, kFinalMinImprovement);
+  stage.kept_finalist = ChooseFinalPlacement(measured, kFinalMinImprovement);
   stage.finalist_plans = finalist_plans;
   if (stage.replaced()) {
     placement.plan = finalist_plans[stage.kept_finalist - 1];

@@ -100,6 +100,7 @@ TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
   for (const std::vector<CandidatePartition>& finalist : result.finalists) finalist_hashes.insert(PlanHash(finalist));
   EXPECT_EQ(finalist_hashes.size(), result.finalists.size());
   EXPECT_EQ(finalist_hashes.count(PlanHash(chain.op_level.chosen)), 0u);
+  EXPECT_FALSE(result.op_level_is_whole_region);
   // The best ones: three ranks, the whole-region placement counting as one when among them.
   size_t best_ranks = 0;
   std::vector<double> best_latencies;
@@ -116,6 +117,21 @@ TEST(GraphSearchTest, FindsTheBruteForceOptimumWithinBudget) {
   for (const CandidatePartition& candidate : result.chosen) {
     if (candidate.backend() != kGraphRuntime) continue;
     EXPECT_GE(candidate.sub_graph().inside().Count(), 2u) << candidate.ToString();
+  }
+}
+
+TEST(GraphSearchTest, AnOpLevelPlacementThatIsAWholeRegionIsSaidSoAndNotAFinalist) {
+  ChainSearch chain;
+  const GraphPlacementSpace space(chain.op_level.graph, chain.op_level.candidates, chain.op_level.chosen,
+                                  {kGraphRuntime}, chain.estimator);
+  const std::vector<CandidatePartition> whole_region = space.Decode(space.AllTo(kGraphRuntime)).chosen;
+  const GraphSearchResult result = SearchGraphPlacement(chain.op_level.graph, chain.op_level.candidates, whole_region,
+                                                        {kGraphRuntime}, chain.estimator, chain.latency,
+                                                        SmallBudget(1));
+  EXPECT_TRUE(result.op_level_is_whole_region);
+  for (size_t rank = 0; rank < result.finalists.size(); ++rank) {
+    EXPECT_NE(PlanHash(result.finalists[rank]), PlanHash(whole_region)) << rank;
+    EXPECT_NE(result.finalist_origins[rank], FinalistOrigin::WholeRegion(kGraphRuntime));
   }
 }
 
@@ -234,18 +250,53 @@ TEST(GraphSearchTest, FindsThePlacementThatNeedsTwoRegionSpecs) {
   EXPECT_EQ(runs, (std::set<std::string>{"graph{1, 2}", "blocked{3, 4}"}));
   EXPECT_NE(result.description.ToString().find("offering regions to graph blocked: 4 genes"), std::string::npos)
       << result.description.ToString();
+  EXPECT_FALSE(result.op_level_is_whole_region);
+
+  // Started from graph's whole region, with genes left for "blocked": the op-level placement is
+  // said to be a whole region, and blocked's whole region is still a finalist.
+  const GraphPlacementSpace space(op_level.graph, op_level.candidates, op_level.chosen, {kGraphRuntime, "blocked"},
+                                  estimator);
+  const std::vector<CandidatePartition> all_graph = space.Decode(space.AllTo(kGraphRuntime)).chosen;
+  const GraphSearchResult from_whole = SearchGraphPlacement(op_level.graph, op_level.candidates, all_graph,
+                                                            {kGraphRuntime, "blocked"}, estimator, latency, options);
+  EXPECT_NE(from_whole.description.genes, 0u);
+  EXPECT_TRUE(from_whole.op_level_is_whole_region);
+  ASSERT_FALSE(from_whole.finalist_origins.empty());
+  EXPECT_EQ(from_whole.finalist_origins[0], FinalistOrigin::WholeRegion("blocked"));
+}
+
+// Placements of a final decision without a whole-region one: the op-level plan, then finalists.
+std::vector<FinalMeasurement> Mixed(double op_level, const std::vector<double>& finalists) {
+  std::vector<FinalMeasurement> placements = {{op_level, false}};
+  for (const double latency : finalists) placements.push_back({latency, false});
+  return placements;
 }
 
 TEST(GraphSearchTest, AFinalistReplacesTheChoiceSoFarOnlyWhenClearlyFaster) {
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.0, 8.0, 9.5}, 0.02), 2u);
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.9, 9.85}, 0.02), 0u);  // within 2 %: keep the op-level plan
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {11.0, 12.0}, 0.0), 0u);
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {}, 0.0), 0u);
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.9}, 0.0), 1u);
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.0, 8.0, 9.5}), 0.02), 2u);
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.9, 9.85}), 0.02), 0u);  // within 2 %: keep the op-level plan
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {11.0, 12.0}), 0.0), 0u);
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {}), 0.0), 0u);
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.9}), 0.0), 1u);
   // A preferred (earlier) finalist is kept against a later one within 2 % of it...
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.0, 8.9, 12.0}, 0.02), 1u);
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.0, 8.9, 12.0}), 0.02), 1u);
   // ...and loses to one clearly faster, whichever comes between.
-  EXPECT_EQ(ChooseFinalPlacement(10.0, {9.0, 8.9, 8.0}, 0.02), 3u);
+  EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.0, 8.9, 8.0}), 0.02), 3u);
+  EXPECT_THROW(ChooseFinalPlacement({}, 0.02), Error);
+}
+
+TEST(GraphSearchTest, AMixedPlacementMustBeatTheFastestWholeRegionClearly) {
+  // A mixed op-level plan within 2 % of running one backend alone does not replace it...
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, false}, {10.1, true}}, 0.02), 1u);
+  // ...one clearly faster does (the negative control).
+  EXPECT_EQ(ChooseFinalPlacement({{9.7, false}, {10.0, true}}, 0.02), 0u);
+  // The fastest whole region is the first choice, whatever its rank; a mixed finalist then has
+  // to beat it, not the op-level plan.
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, false}, {9.9, true}, {9.5, true}, {9.4, false}}, 0.02), 2u);
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, false}, {9.9, true}, {9.5, true}, {9.0, false}}, 0.02), 3u);
+  // An op-level plan that is a whole region competes as one: the fastest wins outright.
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, true}, {9.9, true}, {9.85, false}}, 0.02), 1u);
+  EXPECT_EQ(ChooseFinalPlacement({{9.8, true}, {9.9, true}, {9.85, false}}, 0.02), 0u);
 }
 
 size_t PartitionsOf(const Function& function, const std::string& backend) {
@@ -310,6 +361,7 @@ TEST(GraphSearchTest, AnAloneSpecsOwnPlacementIsAFinalistAfterTheWholeRegionOnes
   const GraphPartitionResult result =
       PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options);
   ASSERT_GE(result.search.finalist_origins.size(), 2u);
+  EXPECT_FALSE(result.search.op_level_is_whole_region);
   EXPECT_EQ(result.search.finalist_origins[0], FinalistOrigin::WholeRegion(kGraphRuntime));
   EXPECT_EQ(result.search.finalist_origins[1].ToString(), "all gen");
   ASSERT_EQ(result.finalists.size(), result.search.finalists.size());
@@ -328,6 +380,7 @@ TEST(GraphSearchTest, AnAloneSpecsOwnPlacementIsAFinalistAfterTheWholeRegionOnes
   for (const FinalistOrigin& origin : lib_alone.search.finalist_origins) {
     EXPECT_NE(origin, FinalistOrigin::WholeRegion("lib"));
   }
+  EXPECT_TRUE(lib_alone.search.op_level_is_whole_region);  // it is lib's placement alone
   options.alone_specs = {"xnnpack"};
   EXPECT_THROW(PartitionWithGraphSearch(function, specs, estimator, {}, {kGraphRuntime}, fitness, options), Error);
 }
