@@ -180,7 +180,7 @@ GraphSearchResult SearchGraphPlacement(const DataflowGraph& graph, const std::ve
   result.replaced = description.replaced;
   if (result.replaced) result.chosen = best.chosen;
   const auto add_finalist = [&](uint64_t key, FinalistOrigin origin) {
-    if (key == op_level_hash && origin.kind == FinalistOrigin::Kind::kWholeRegion) result.op_level_is_whole_region = true;
+    if (key == op_level_hash && origin.IsWholeRegion()) result.op_level_is_whole_region = true;
     if (key == op_level_hash || !finalist_keys.insert(key).second) return;
     result.finalists.push_back(decoded.at(key).chosen);
     result.finalist_origins.push_back(std::move(origin));
@@ -245,7 +245,7 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   }
   const auto offer_finalist = [&](OpLevelPlacement source, FinalistOrigin origin) {
     const uint64_t key = PlanHash(source.chosen);
-    if (key == op_level_hash && origin.kind == FinalistOrigin::Kind::kWholeRegion) search.op_level_is_whole_region = true;
+    if (key == op_level_hash && origin.IsWholeRegion()) search.op_level_is_whole_region = true;
     if (!known.insert(key).second) return;
     extra_sources.push_back(std::move(source));
     const auto at = static_cast<std::ptrdiff_t>(insert_at++);
@@ -294,11 +294,9 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
 size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, double min_improvement) {
   Check(!placements.empty(), "ChooseFinalPlacement: no placement measured");
   size_t chosen = 0;
-  bool chosen_is_whole_region = false;
   for (size_t p = 0; p < placements.size(); ++p) {
     if (!placements[p].whole_region) continue;
-    if (!chosen_is_whole_region || placements[p].latency < placements[chosen].latency) chosen = p;
-    chosen_is_whole_region = true;
+    if (!placements[chosen].whole_region || placements[p].latency < placements[chosen].latency) chosen = p;
   }
   for (size_t p = 0; p < placements.size(); ++p) {
     if (placements[p].whole_region || p == chosen) continue;

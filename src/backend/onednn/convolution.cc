@@ -106,23 +106,23 @@ void AddConvolutionStep(Lowering& lowering, const FlatCall& call, const Epilogue
   const memory::dims dilation = {window.dilation[0] - 1, window.dilation[1] - 1};  // oneDNN counts the gaps
   const memory::dims pad_begin = {window.pad_begin[0], window.pad_begin[1]};
   const dnnl::primitive_attr attr = MakeAttr(epilogue);
-  dnnl::algorithm algorithm = algorithms.back();
+  dnnl::algorithm algorithm = algorithms.front();
   const auto describe = [&](const memory::desc& src, const memory::desc& dst) {
     return Describe<Kind>(src, weights_any, bias_any, dst, algorithm, strides, dilation, pad_begin, pad_end, attr,
                           lowering.engine());
   };
-  std::optional<typename Kind::primitive_desc> preferred;
-  for (size_t a = 0; a + 1 < algorithms.size() && !preferred; ++a) {
-    algorithm = algorithms[a];
+  std::optional<typename Kind::primitive_desc> described;
+  for (const dnnl::algorithm candidate : algorithms) {
+    algorithm = candidate;
     try {
-      preferred = describe(src_any, dst_any);
+      described = describe(src_any, dst_any);
+      break;
     } catch (const dnnl::error&) {
-      // No kernel of this algorithm for these shapes and post-ops: try the next.
+      if (candidate == algorithms.back()) throw;  // no kernel of any of them
     }
   }
-  if (!preferred) algorithm = algorithms.back();
   const int data = call.inputs[0];
-  typename Kind::primitive_desc primitive = preferred ? *preferred : describe(src_any, dst_any);
+  typename Kind::primitive_desc primitive = *described;
   // Other layouts worth a kernel that takes them, tried in order: the input's current one when
   // it was computed in this partition in channels-last or channel blocks, and the result's
   // slice of its concatenation buffer (see the builder's comment).
