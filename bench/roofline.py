@@ -15,7 +15,12 @@ multiply-adds of the Conv, ConvTranspose, MatMul and Gemm nodes (shapes from ONN
   bound ms     the work at the peak: no placement runs the model faster unless a backend beats the
                peak;
   ceiling      best single / bound: the most a placement could gain over the best single backend,
-               if every GEMM-like op ran at the peak and everything else took no time.
+               if every GEMM-like op ran at the peak and everything else took no time;
+and, for models with ONNX Runtime's latency ("ort_ms", from zoo_bench.py's ORT anchor):
+  ort ms       that latency and the GFLOP/s it reaches;
+  vs ort       ORT / bound: the most ORT / Collage any placement could reach in that same ideal,
+               so a geomean target of ORT / Collage above their geomean is out of reach at this
+               peak unless an algorithm does less work than the GEMM count (Winograd's does).
 The peak is --peak-gflops, or with --measure-peak the fastest single backend on a 1024x1024x1024
 MatMul under `collage bench` at the results' thread count. Depthwise and small convolutions cannot
 reach a GEMM peak, so for models made of them the ceiling is loose; it is an upper bound.
@@ -116,26 +121,45 @@ def roofline_rows(results: List[Dict], zoo: str, peak_gflops: float) -> List[Dic
         best_single = min((ms, variant) for variant, ms in latencies.items() if variant.startswith("single:"))
         collage = latencies.get("collage-graph", latencies["collage"])
         bound_ms = gflop / peak_gflops * 1e3
-        rows.append({"model": result["model"], "gflop": gflop, "best_single": best_single[1],
-                     "best_single_ms": best_single[0], "best_single_gflops": gflop / best_single[0] * 1e3,
-                     "collage_ms": collage, "collage_gflops": gflop / collage * 1e3, "bound_ms": bound_ms,
-                     "ceiling_vs_best_single": best_single[0] / bound_ms})
+        row = {"model": result["model"], "gflop": gflop, "best_single": best_single[1],
+               "best_single_ms": best_single[0], "best_single_gflops": gflop / best_single[0] * 1e3,
+               "collage_ms": collage, "collage_gflops": gflop / collage * 1e3, "bound_ms": bound_ms,
+               "ceiling_vs_best_single": best_single[0] / bound_ms}
+        ort_ms = result.get("ort_ms")
+        if ort_ms:
+            row.update({"ort_ms": ort_ms, "ort_gflops": gflop / ort_ms * 1e3, "ceiling_vs_ort": ort_ms / bound_ms})
+        rows.append(row)
     return rows
+
+
+def geomean(values: List[float]) -> float:
+    return math.exp(sum(map(math.log, values)) / len(values))
 
 
 def print_table(rows: List[Dict], peak_gflops: float) -> None:
     print(f"cpu: {cpu_model()}; GEMM peak: {peak_gflops:.0f} GFLOP/s")
+    with_ort = any("ort_ms" in row for row in rows)
     header = ["model", "gflop", "best single", "ms", "GFLOP/s", "collage ms", "GFLOP/s", "bound ms", "ceiling"]
-    lines = [header] + [[row["model"], f"{row['gflop']:.2f}", row["best_single"], f"{row['best_single_ms']:.2f}",
-                         f"{row['best_single_gflops']:.0f}", f"{row['collage_ms']:.2f}",
-                         f"{row['collage_gflops']:.0f}", f"{row['bound_ms']:.2f}",
-                         f"{row['ceiling_vs_best_single']:.2f}x"] for row in rows]
+    if with_ort:
+        header += ["ort ms", "GFLOP/s", "vs ort"]
+    lines = [header]
+    for row in rows:
+        line = [row["model"], f"{row['gflop']:.2f}", row["best_single"], f"{row['best_single_ms']:.2f}",
+                f"{row['best_single_gflops']:.0f}", f"{row['collage_ms']:.2f}", f"{row['collage_gflops']:.0f}",
+                f"{row['bound_ms']:.2f}", f"{row['ceiling_vs_best_single']:.2f}x"]
+        if with_ort:
+            line += ([f"{row['ort_ms']:.2f}", f"{row['ort_gflops']:.0f}", f"{row['ceiling_vs_ort']:.2f}x"]
+                     if "ort_ms" in row else ["-", "-", "-"])
+        lines.append(line)
     widths = [max(len(line[column]) for line in lines) for column in range(len(header))]
     for line in lines:
         print("  ".join([line[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(line[1:], widths[1:])]))
-    ceilings = [row["ceiling_vs_best_single"] for row in rows]
     print(f"geomean ceiling over the best single backend: "
-          f"{math.exp(sum(map(math.log, ceilings)) / len(ceilings)):.2f}x")
+          f"{geomean([row['ceiling_vs_best_single'] for row in rows]):.2f}x")
+    ort_ceilings = [row["ceiling_vs_ort"] for row in rows if "ceiling_vs_ort" in row]
+    if ort_ceilings:
+        print(f"geomean ceiling of ORT / Collage: {geomean(ort_ceilings):.2f}x "
+              f"(models with an ORT latency: {len(ort_ceilings)} of {len(rows)})")
 
 
 def main() -> None:

@@ -61,6 +61,27 @@ class RooflineTest(unittest.TestCase):
             assert_close(self, row["ceiling_vs_best_single"], 0.001 / (918e-9 * 1e3))
             self.assertIn("geomean ceiling over the best single backend: 1.09x", completed.stdout)
             self.assertRegex(completed.stdout, r"^cpu: .+; GEMM peak: 2 GFLOP/s\n")
+            self.assertNotIn("ort", row)
+            self.assertNotIn("ORT", completed.stdout)
+
+    def test_onnx_runtime_ceiling(self):
+        with tempfile.TemporaryDirectory() as zoo:
+            save_gemm_model(os.path.join(zoo, "tiny.onnx"))
+            save_gemm_model(os.path.join(zoo, "other.onnx"))
+            results = {"models": [{"model": "tiny", "latency_ms": {"single:a": 0.002, "collage": 0.0009},
+                                   "ort_ms": 0.0018},
+                                  {"model": "other", "latency_ms": {"single:a": 0.002, "collage": 0.0009},
+                                   "ort_ms": None}]}
+            completed, combined = self.run_script(zoo, results, "--peak-gflops", "2")
+            self.assertEqual(completed.returncode, 0, completed.stderr)
+            with_ort, without_ort = combined["models"]
+            bound_ms = 2 * 918e-9 / 2 * 1e3
+            assert_close(self, with_ort["ort_ms"], 0.0018)
+            assert_close(self, with_ort["ort_gflops"], 2 * 918e-9 / 1.8e-6)
+            assert_close(self, with_ort["ceiling_vs_ort"], 0.0018 / bound_ms)
+            self.assertNotIn("ceiling_vs_ort", without_ort)
+            self.assertIn("geomean ceiling of ORT / Collage: 1.96x (models with an ORT latency: 1 of 2)", completed.stdout)
+            self.assertRegex(completed.stdout, r"\nother .* -  +-  +-\n")
 
     def test_a_dynamic_shape_is_a_clear_error(self):
         with tempfile.TemporaryDirectory() as zoo:
