@@ -32,7 +32,6 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 from typing import Dict, List
@@ -42,7 +41,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from machine import cpu_model
-from zoo_bench import default_zoo_dir
+from zoo_bench import collage_run_median_ms, default_zoo_dir
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEAK_SIZE = 1024
@@ -92,20 +91,6 @@ def gemm_multiply_adds(path: str) -> int:
     return total
 
 
-def profiled_median_ms(collage: str, model_path: str, backend: str, threads: int) -> float:
-    """The median latency `collage run --profile` reports for `model_path` on `backend` alone."""
-    command = [collage, "run", model_path, "--backends", backend, "--threads", str(threads), "--repeat", "20",
-               "--profile"]
-    completed = subprocess.run(command, capture_output=True, text=True)
-    if completed.returncode != 0:
-        fail(f"{' '.join(command)}: exit {completed.returncode}: {completed.stderr.strip()}")
-    for line in completed.stdout.splitlines() + completed.stderr.splitlines():
-        cells = line.split()
-        if cells and cells[0] == "total":
-            return float(cells[-2])
-    fail(f"{' '.join(command)}: no 'total' row in its profile")
-
-
 def measure_peak_gflops(collage: str, backends: str, threads: int) -> float:
     """GFLOP/s of the fastest single backend on a square MatMul, timed by `collage run`."""
     with tempfile.TemporaryDirectory() as folder:
@@ -117,7 +102,11 @@ def measure_peak_gflops(collage: str, backends: str, threads: int) -> float:
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         model_path = os.path.join(folder, "square_matmul.onnx")
         onnx.save(model, model_path)
-        fastest = min(profiled_median_ms(collage, model_path, backend, threads) for backend in backends.split(","))
+        try:
+            fastest = min(collage_run_median_ms(collage, model_path, ["--backends", backend], threads, 20)
+                          for backend in backends.split(","))
+        except RuntimeError as error:
+            fail(str(error))
         return 2 * PEAK_SIZE ** 3 / (fastest * 1e6)
 
 

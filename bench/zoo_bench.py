@@ -4,20 +4,25 @@ ONNX Runtime.
 
     /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends onednn,openblas,xnnpack,native]
         [--threads 2] [--collage build/bin/collage] [--zoo DIR] [--json OUT.json] [--no-torch]
-        [--no-ort] [--ort-runs N] [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH]
+        [--no-ort] [--ort-runs N] [--ort-rounds K] [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH]
         [--log-dir DIR]
     /usr/bin/python3 bench/zoo_bench.py --from-json RESULTS.json [--json OUT.json]
 
 For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, efficientnet_b0, bert_encoder,
 gpt2_decoder, vit_b_16, dcgan_generator; ONNX files from models/export_zoo.py's cache) it runs
-`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ...`,
-bench/torch_eager_bench.py on the same thread count, and ONNX Runtime's CPU provider on the same
-file and thread count (bench/ort_bench.js) in two batches of --ort-runs timed runs, one before
-and one after `collage bench`, so that both see the same drift of the machine's load. It prints
-the CPU model, one row per model (every single backend, greedy, collage, the speed-ups, tuning
-time, torch eager, ORT, collage vs torch and vs ORT), the geometric means of the speed-ups and
-each model's spreads (p10-p90), and writes everything as one JSON file. Where onnxruntime-node
-is not installed (scripts/setup.sh installs it), the ORT column says so.
+`collage bench ZOO/MODEL.onnx --backends ... --threads N --json ... -o PLAN`, then ONNX Runtime's
+CPU provider on the same file and thread count head to head with the final plan, then
+bench/torch_eager_bench.py on the same thread count. The head to head is --ort-rounds rounds, each
+one process of `collage run ZOO/MODEL.onnx --plan PLAN --repeat R --profile` and one batch of
+bench/ort_bench.js (R = --ort-runs timed runs each, after warm-up), in alternating order (Collage first in even
+rounds, ORT first in odd ones), so that both sides see the same drift of the machine's load. The
+head-to-head ratio ("final_vs_ort") is the median over the rounds of ORT's median / Collage's
+median in that round; "ort_ms" pools all of ORT's timed runs. It prints the CPU model, one row per
+model (every single backend, greedy, collage, the speed-ups, tuning time, torch eager, ORT,
+collage vs torch and vs ORT, the last from `collage bench`'s latency), the head-to-head of each
+model's final plan, the geometric means of the speed-ups and each model's spreads (p10-p90), and
+writes everything as one JSON file. Where onnxruntime-node is not installed (scripts/setup.sh
+installs it), the ORT column says so.
 
 --from-json takes a JSON list of per-model results instead of running anything: each the JSON
 of `collage bench` plus "torch_eager_ms" and "ort_ms" (numbers, or null when not measured).
@@ -33,7 +38,7 @@ import tempfile
 from typing import Dict, List, Optional
 
 from machine import cpu_model
-from onnx_runtime_anchor import OrtAnchor, OrtFailed, pooled
+from onnx_runtime_anchor import OrtAnchor, OrtFailed, pooled, quantile
 
 DEFAULT_MODELS = ["resnet50", "mobilenet_v2", "resnext50_32x4d", "efficientnet_b0", "bert_encoder", "gpt2_decoder",
                   "vit_b_16", "dcgan_generator"]
@@ -52,6 +57,20 @@ def default_zoo_dir() -> str:
     if base:
         return os.path.join(base, "zoo")
     return os.path.join(os.path.expanduser("~"), ".cache", "collage", "zoo")
+
+
+def collage_run_median_ms(collage: str, onnx_path: str, placement: List[str], threads: int, repeat: int) -> float:
+    """The median latency `collage run ONNX PLACEMENT --repeat REPEAT --profile` reports (its
+    profile's total row), PLACEMENT being ["--plan", PLAN] or ["--backends", B]."""
+    command = [collage, "run", onnx_path, *placement, "--threads", str(threads), "--repeat", str(repeat), "--profile"]
+    completed = subprocess.run(command, capture_output=True, text=True)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)}: exit {completed.returncode}: {completed.stderr.strip()}")
+    for line in completed.stdout.splitlines():
+        cells = line.split()
+        if cells and cells[0] == "total":
+            return float(cells[-2])
+    raise RuntimeError(f"{' '.join(command)}: no 'total' row in its profile")
 
 
 def run_collage_bench(collage: str, onnx_path: str, backends: str, threads: int, extra: List[str],
@@ -95,16 +114,25 @@ def ratio(numerator: Optional[float], denominator: Optional[float]) -> Optional[
     return numerator / denominator if numerator and denominator else None
 
 
+def final_variant(result: Dict) -> str:
+    """The variant of the model's final plan: collage-graph when the graph stage ran, else collage."""
+    return "collage-graph" if result["latency_ms"].get("collage-graph") else "collage"
+
+
 def with_derived_speedups(result: Dict) -> Dict:
     """The result with speedup.collage_vs_torch (torch eager ms / collage ms), collage_vs_ort (ORT
-    ms / collage ms) and, when collage-graph was measured, the collage_graph_vs_* ratios; null
-    where a latency is missing."""
+    ms / collage ms), final_vs_ort (the head-to-head ratio, or without one ORT ms / the final
+    plan's ms) and, when collage-graph was measured, the collage_graph_vs_* ratios; null where a
+    latency is missing."""
     latency = result["latency_ms"]
     torch_ms = result.get("torch_eager_ms")
     ort_ms = result.get("ort_ms")
     speedup = dict(result.get("speedup", {}))
     speedup["collage_vs_torch"] = ratio(torch_ms, latency.get("collage"))
     speedup["collage_vs_ort"] = ratio(ort_ms, latency.get("collage"))
+    head_to_head = result.get("head_to_head")
+    speedup["final_vs_ort"] = (head_to_head["ort_vs_collage"] if head_to_head
+                               else ratio(ort_ms, latency.get(final_variant(result))))
     graph_ms = latency.get("collage-graph")
     if graph_ms:
         singles = [ms for name, ms in latency.items() if name.startswith("single:") and ms]
@@ -124,7 +152,8 @@ def geometric_mean(values: List[Optional[float]]) -> Optional[float]:
 
 def summarize(results: List[Dict]) -> Dict:
     rows = [with_derived_speedups(result) for result in results]
-    geomean = {name: geometric_mean([row["speedup"].get(name) for row in rows]) for name in SPEEDUPS + GRAPH_SPEEDUPS}
+    geomean = {name: geometric_mean([row["speedup"].get(name) for row in rows])
+               for name in SPEEDUPS + GRAPH_SPEEDUPS + ["final_vs_ort"]}
     return {"models": rows, "geomean_speedup": geomean}
 
 
@@ -181,6 +210,21 @@ def format_spreads(rows: List[Dict]) -> str:
     return text
 
 
+def format_head_to_head(rows: List[Dict], geomean: Optional[float]) -> str:
+    """Per model measured head to head, its final plan against ORT round by round, and the geomean."""
+    text = ""
+    for row in rows:
+        match = row.get("head_to_head")
+        if not match:
+            continue
+        rounds = " / ".join(f"{collage:.2f}:{ort:.2f}" for collage, ort in zip(match["collage_ms"], match["ort_ms"]))
+        text += (f"{row['model']}: head to head, {match['plan']} plan vs ort, ms per round (collage:ort) {rounds}: "
+                 f"ort / collage {match['ort_vs_collage']:.2f}x\n")
+    if text:
+        text += f"geomean of the final plans vs ort: {format_number(geomean, 'x')}\n"
+    return text
+
+
 def format_table(summary: Dict) -> str:
     rows = summary["models"]
     singles = single_backends(rows)
@@ -227,6 +271,7 @@ def format_table(summary: Dict) -> str:
         text += ("geomean of collage-graph: " + ", ".join(
             f"{format_number(geomean[name], 'x')} {name.replace('collage_graph_', '').replace('_', ' ')}"
             for name in GRAPH_SPEEDUPS) + "\n")
+    text += format_head_to_head(rows, geomean.get("final_vs_ort"))
     text += format_whole_regions(rows)
     text += format_spreads(rows)
     text += format_crowded_tunings(rows)
@@ -242,6 +287,27 @@ def measure_ort_batch(ort: OrtAnchor, model: str, onnx_path: str, batches: List[
         return
     if batch:
         batches.append(batch)
+
+
+def head_to_head(args, ort: OrtAnchor, model: str, onnx_path: str, plan_path: str, plan: str) -> Dict:
+    """ORT's pooled latency and the head-to-head of the final plan (see the module's comment); only
+    "ort_ms": None when ONNX Runtime is unavailable or fails on the model."""
+    collage_ms: List[float] = []
+    ort_batches: List[Dict] = []
+    for round_index in range(args.ort_rounds):
+        for side in ("collage", "ort") if round_index % 2 == 0 else ("ort", "collage"):
+            if side == "collage":
+                collage_ms.append(collage_run_median_ms(args.collage, onnx_path, ["--plan", plan_path], args.threads,
+                                                        args.ort_runs))
+            else:
+                measure_ort_batch(ort, model, onnx_path, ort_batches)
+        if len(ort_batches) != round_index + 1:
+            return {"ort_ms": None}
+    ort_ms = [batch["median_ms"] for batch in ort_batches]
+    ratios = [ort / collage for ort, collage in zip(ort_ms, collage_ms)]
+    return {**pooled(ort_batches),
+            "head_to_head": {"plan": plan, "runs": args.ort_runs, "collage_ms": collage_ms, "ort_ms": ort_ms,
+                             "ort_vs_collage": quantile(ratios, 0.5)}}
 
 
 def measure(args, ort: OrtAnchor) -> List[Dict]:
@@ -260,15 +326,14 @@ def measure(args, ort: OrtAnchor) -> List[Dict]:
         if args.db:
             extra += ["--db", args.db]
         log_path = os.path.join(args.log_dir, model + ".bench.log") if args.log_dir else None
-        ort_batches: List[Dict] = []
-        if not args.no_ort:
-            measure_ort_batch(ort, model, onnx_path, ort_batches)
-        result = run_collage_bench(args.collage, onnx_path, args.backends, args.threads, extra, log_path)
-        if ort_batches:
-            measure_ort_batch(ort, model, onnx_path, ort_batches)
-        result["model"] = model
-        result["cpu"] = cpu
-        result.update(pooled(ort_batches) if ort_batches else {"ort_ms": None})
+        with tempfile.TemporaryDirectory() as folder:
+            plan_path = os.path.join(folder, model + ".plan")
+            result = run_collage_bench(args.collage, onnx_path, args.backends, args.threads,
+                                       extra + ["--output", plan_path], log_path)
+            result["model"] = model
+            result["cpu"] = cpu
+            result.update({"ort_ms": None} if args.no_ort
+                          else head_to_head(args, ort, model, onnx_path, plan_path, final_variant(result)))
         inputs_path = os.path.join(args.zoo, model + ".inputs.npz")
         result["torch_eager_ms"] = None if args.no_torch else run_torch_eager(model, inputs_path, args.threads)
         results.append(result)
@@ -287,7 +352,10 @@ def main() -> int:
     parser.add_argument("--zoo", default=default_zoo_dir(), help="the zoo folder (default: %(default)s)")
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch eager out")
     parser.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
-    parser.add_argument("--ort-runs", type=int, default=10, help="ORT's timed runs per batch (two batches per model)")
+    parser.add_argument("--ort-runs", type=int, default=10,
+                        help="timed runs per round of the head to head, on each side")
+    parser.add_argument("--ort-rounds", type=int, default=4,
+                        help="rounds of the head to head of the final plan and ORT, in alternating order")
     parser.add_argument("--repeat", type=int, default=10, help="collage bench --repeat")
     parser.add_argument("--search", default="op", choices=["op", "graph"], help="collage bench --search")
     parser.add_argument("--graph-budget", type=int, default=120, help="collage bench --graph-budget (seconds)")
@@ -298,6 +366,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.ort_runs < 1:
         parser.error("--ort-runs must be at least 1")
+    if args.ort_rounds < 1:
+        parser.error("--ort-rounds must be at least 1")
     ort = OrtAnchor(args.threads, args.ort_runs)
     try:
         if args.from_json:

@@ -101,6 +101,23 @@ class ZooBenchTest(unittest.TestCase):
         self.assertIn("geomean of collage-graph: 1.25x vs best single, 1.38x vs greedy, 2.50x vs torch, 1.50x vs ort",
                       table)
 
+    def test_head_to_head_ratios_and_their_geometric_mean(self):
+        # Rounds (collage:ort) 10:12, 11:11, 9:10.8: ratios 1.2, 1.0, 1.2, median 1.2.
+        matched = bench_result("resnet50", {"onednn": 40.0}, 44.0, 36.0, 72.0, 11.0)
+        matched["head_to_head"] = {"plan": "collage", "runs": 10, "collage_ms": [10.0, 11.0, 9.0],
+                                   "ort_ms": [12.0, 11.0, 10.8], "ort_vs_collage": 1.2}
+        # No head to head (older results): ORT's latency over the final plan's, here collage-graph's.
+        unmatched = bench_result("gpt2_decoder", {"onednn": 20.0}, 22.0, 20.0, None, 15.0)
+        unmatched["latency_ms"]["collage-graph"] = 12.5
+        table, combined = self.run_script([matched, unmatched])
+        assert_close(self, combined["models"][0]["speedup"]["final_vs_ort"], 1.2)
+        assert_close(self, combined["models"][1]["speedup"]["final_vs_ort"], 15.0 / 12.5)
+        assert_close(self, combined["geomean_speedup"]["final_vs_ort"], 1.2)
+        self.assertIn("resnet50: head to head, collage plan vs ort, ms per round (collage:ort) 10.00:12.00 / "
+                      "11.00:11.00 / 9.00:10.80: ort / collage 1.20x\n", table)
+        self.assertNotIn("gpt2_decoder: head to head", table)
+        self.assertIn("geomean of the final plans vs ort: 1.20x\n", table)
+
     def test_a_model_tuned_beside_other_processes_is_flagged(self):
         crowded = bench_result("resnet50", {"onednn": 40.0}, 44.0, 36.0, 72.0)
         crowded["tuning_other_processes_cores"] = 0.93
@@ -154,7 +171,7 @@ class MeasuringTest(unittest.TestCase):
             try:
                 completed, result = run_with_json(SCRIPT, "--zoo", zoo, "--models", "matmul_relu", "--collage",
                                                   collage, "--backends", "native", "--threads", "1", "--repeat", "3",
-                                                  "--ort-runs", "3", "--no-torch", "--db",
+                                                  "--ort-runs", "3", "--ort-rounds", "3", "--no-torch", "--db",
                                                   os.path.join(zoo, "costs.sqlite"))
             finally:
                 os.environ.clear()
@@ -173,8 +190,17 @@ class MeasuringTest(unittest.TestCase):
             self.assertIsNone(row["ort_ms"])
             return
         self.assertEqual(result["ort"]["version"], "1.30.0")
-        self.assertEqual(len(row["ort_batches_ms"]), 2)
+        self.assertEqual(len(row["ort_batches_ms"]), 3)
         self.assertGreater(row["ort_ms"], 0)
+        match = row["head_to_head"]
+        self.assertEqual(match["plan"], "collage")
+        self.assertEqual(match["ort_ms"], row["ort_batches_ms"])
+        self.assertEqual(len(match["collage_ms"]), 3)
+        self.assertTrue(all(ms > 0 for ms in match["collage_ms"]), match)
+        ratios = sorted(ort / collage for ort, collage in zip(match["ort_ms"], match["collage_ms"]))
+        assert_close(self, match["ort_vs_collage"], ratios[1])
+        assert_close(self, row["speedup"]["final_vs_ort"], ratios[1])
+        self.assertIn("matmul_relu: head to head, collage plan vs ort, ms per round (collage:ort) ", table)
         self.assertLessEqual(row["ort_spread_ms"]["p10"], row["ort_ms"])
         self.assertLessEqual(row["ort_ms"], row["ort_spread_ms"]["p90"])
         assert_close(self, row["speedup"]["collage_vs_ort"], row["ort_ms"] / row["latency_ms"]["collage"])
@@ -184,6 +210,8 @@ class MeasuringTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as empty:
             table, result = self.measure({"COLLAGE_ORT_DIR": empty})
         self.assertIsNone(result["models"][0]["ort_ms"])
+        self.assertNotIn("head_to_head", result["models"][0])
+        self.assertIsNone(result["models"][0]["speedup"]["final_vs_ort"])
         self.assertFalse(result["ort"]["available"])
         if shutil.which("node"):
             self.assertIn(f"ort: unavailable: ort_bench: onnxruntime-node is not installed in {empty}", table)

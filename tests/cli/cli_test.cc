@@ -433,10 +433,15 @@ TEST_F(CliTest, BenchWithTheGraphStageMeasuresEveryVariantAndWritesTheContractJs
   if (Run({"backends"}).out.find("\nonednn ") == std::string::npos) GTEST_SKIP() << "built without onednn";
   const std::string model = std::string(COLLAGE_SOURCE_DIR) + "/examples/conv_block.cir";
   const std::string json = directory_.PathOf("bench.json");
+  const std::string plan = directory_.PathOf("bench.plan");
   const CliResult result =
       Run({"bench", model, "--backends", "onednn,native", "--db", directory_.PathOf("costs.sqlite"), "--threads", "1",
-           "--search", "graph", "--graph-budget", "2", "--repeat", "3", "--json", json});
+           "--search", "graph", "--graph-budget", "2", "--repeat", "3", "--json", json, "-o", plan});
   ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("\nplan written to " + plan + "\n"), std::string::npos) << result.out;
+  // The plan is the graph stage's placement, and it runs.
+  const CliResult run = Run({"run", model, "--plan", plan, "--check"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
   // The graph stage's decision is printed before the measurement, then every variant's row.
   const size_t decision = result.out.find("\nfinal interleaved measurement: op-level ");
   const size_t measuring = result.out.find("\nmeasuring 5 variants: 3 interleaved rounds");

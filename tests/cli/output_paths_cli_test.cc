@@ -59,6 +59,8 @@ TEST_F(OutputPathsTest, PartitionAndBenchRefuseToWriteOverTheCostDatabase) {
   ExpectRefused(Run({"bench", model_, "--db", database, "--json", database}), "--json", "--db");
   ExpectRefused(Run({"bench", model_, "--db", directory_.PathOf("other.sqlite"), "--json", model_}), "--json",
                 "MODEL");
+  ExpectRefused(Run({"bench", model_, "--db", database, "-o", database}), "--output", "--db");
+  ExpectRefused(Run({"bench", model_, "--db", directory_.PathOf("other.sqlite"), "-o", model_}), "--output", "MODEL");
 }
 
 TEST_F(OutputPathsTest, DbExportRefusesToWriteOverTheDatabase) {

@@ -1,9 +1,9 @@
 // `collage bench MODEL --backends B1,B2,... [--db PATH] [--repeat N] [--json OUT.json]
-// [--threads N] [--seed S]`: tunes the Collage placement with measured costs,
+// [-o PLAN] [--threads N] [--seed S]`: tunes the Collage placement with measured costs,
 // then measures in one process, interleaved, the end-to-end latency of single:<b> for every
 // listed backend (b where it can, the universal fallback elsewhere), greedy (classic BYOC in
-// the listed priority order) and collage; prints the medians and the speed-ups, and writes
-// them as JSON.
+// the listed priority order) and collage; prints the medians and the speed-ups, writes them as
+// JSON, and writes the final placement (the graph stage's when it ran) as a plan for `run --plan`.
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -45,14 +45,18 @@ CommandSpec BenchCommandSpec() {
             std::vector<OptionSpec> options = PartitionRequestOptionSpecs();
             options.push_back({{"--repeat"}, "N", "timed runs of every variant, interleaved (default: 10)"});
             options.push_back({{"--json"}, "OUT.json", "also write the results as JSON"});
+            options.push_back({{"--output", "-o"}, "PLAN",
+                               "also write the final placement (the graph stage's with --search graph) as a plan for "
+                               "`run --plan`"});
             return options;
           }()};
 }
 
 int RunBenchCommand(const ParsedArguments& arguments) {
   const api::CompileOptions compile_options = ReadCompileOptions(arguments, api::CostModel::kMeasured, kCommand);
-  RefuseOutputsOverInputs({{"--json", arguments.Value("--json").value_or("")}},
-                          CompileInputs(arguments.positional, compile_options));
+  RefuseOutputsOverInputs(
+      {{"--json", arguments.Value("--json").value_or("")}, {"--output", arguments.Value("--output").value_or("")}},
+      CompileInputs(arguments.positional, compile_options));
   api::BenchmarkOptions options;
   options.rounds = static_cast<int>(arguments.UnsignedValue("--repeat", 10, 1, 100000));
   options.seed = compile_options.seed;
@@ -147,6 +151,10 @@ int RunBenchCommand(const ParsedArguments& arguments) {
     // Bytes of a path that are not UTF-8 are replaced rather than refused.
     WriteTextFile(*json_path, json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
     std::cout << "results written to " << *json_path << "\n";
+  }
+  if (const std::optional<std::string> output = arguments.Value("--output")) {
+    placed.SavePlan(*output);
+    std::cout << "plan written to " << *output << "\n";
   }
   return 0;
 }
