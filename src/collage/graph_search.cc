@@ -291,6 +291,20 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
   return result;
 }
 
+namespace {
+
+// Whether `challenger` was faster than `incumbent` in enough of their common rounds; true when
+// either has no rounds (the medians alone decide then).
+bool WinsEnoughRounds(const FinalMeasurement& challenger, const FinalMeasurement& incumbent) {
+  const size_t rounds = std::min(challenger.rounds.size(), incumbent.rounds.size());
+  if (rounds == 0) return true;
+  size_t wins = 0;
+  for (size_t r = 0; r < rounds; ++r) wins += challenger.rounds[r] < incumbent.rounds[r] ? 1 : 0;
+  return static_cast<double>(wins) >= kLeastWinningRounds * static_cast<double>(rounds);
+}
+
+}  // namespace
+
 size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, double min_improvement) {
   Check(!placements.empty(), "ChooseFinalPlacement: no placement measured");
   size_t chosen = 0;
@@ -300,7 +314,10 @@ size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, dou
   }
   for (size_t p = 0; p < placements.size(); ++p) {
     if (placements[p].whole_region || p == chosen) continue;
-    if (placements[p].latency < (1 - min_improvement) * placements[chosen].latency) chosen = p;
+    if (placements[p].latency < (1 - min_improvement) * placements[chosen].latency &&
+        WinsEnoughRounds(placements[p], placements[chosen])) {
+      chosen = p;
+    }
   }
   return chosen;
 }

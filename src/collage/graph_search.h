@@ -147,19 +147,28 @@ GraphPartitionResult PartitionWithGraphSearch(const Function& function, const st
                                               const GraphSearchOptions& graph_options, NameSupply* names = nullptr);
 
 // One placement of the final decision: its median in the interleaved measurement (any unit),
-// and whether it runs every function as one spec's whole region (the placement of running that
-// backend alone).
+// whether it runs every function as one spec's whole region (the placement of running that
+// backend alone), and its time in each round of that measurement (the same rounds, in the same
+// order, for every placement; may be empty).
 struct FinalMeasurement {
   double latency = 0;
   bool whole_region = false;
+  std::vector<double> rounds;
 };
+
+// The fewest rounds, as a fraction of them, in which a placement must be faster than the choice
+// so far to replace it: 18 of 25, where a placement no faster would win as many by chance in 2 %
+// of measurements (one-sided sign test).
+constexpr double kLeastWinningRounds = 0.7;
 
 // The final decision over an interleaved measurement of the op-level plan (`placements[0]`) and
 // the finalists, in order of preference. The first choice is the fastest whole-region placement
 // (the op-level plan when there is none); then each other placement in turn, the op-level plan
-// first, replaces the choice so far when it beats it by more than `min_improvement` (a
-// fraction). So a mixed placement within the measurement noise of running one backend alone, or
-// of a preferred mixed one, does not replace it. Returns the index of the choice: 0 keeps the
+// first, replaces the choice so far when its median beats it by more than `min_improvement` (a
+// fraction) and, where both have rounds, it was the faster of the two in at least
+// kLeastWinningRounds of the rounds. So a mixed placement within the measurement noise of running
+// one backend alone, or of a preferred mixed one, does not replace it, nor does one whose lead in
+// the median came from a few disturbed rounds. Returns the index of the choice: 0 keeps the
 // op-level plan, k >= 1 chooses the k-th finalist. `placements` must not be empty.
 size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, double min_improvement);
 

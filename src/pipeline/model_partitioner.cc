@@ -184,10 +184,11 @@ void RunGraphStage(const Module& model, const PartitionRequest& request, const s
   benchmark.rounds = kFinalMeasurementRounds;
   const std::vector<VariantLatency> final_measurement = BenchmarkInterleaved(variants, registry, benchmark);
   stage.op_level_ms = final_measurement[0].milliseconds.median;
-  std::vector<FinalMeasurement> measured = {{stage.op_level_ms, whole_region_in_every_function(std::nullopt)}};
+  std::vector<FinalMeasurement> measured = {
+      {stage.op_level_ms, whole_region_in_every_function(std::nullopt), final_measurement[0].samples}};
   for (size_t v = 1; v < final_measurement.size(); ++v) {
     stage.finalist_ms.push_back(final_measurement[v].milliseconds.median);
-    measured.push_back({stage.finalist_ms.back(), whole_region_in_every_function(v - 1)});
+    measured.push_back({stage.finalist_ms.back(), whole_region_in_every_function(v - 1), final_measurement[v].samples});
   }
   stage.kept_finalist = ChooseFinalPlacement(measured, kFinalMinImprovement);
   stage.finalist_plans = finalist_plans;

@@ -267,9 +267,34 @@ TEST(GraphSearchTest, FindsThePlacementThatNeedsTwoRegionSpecs) {
 
 // Placements of a final decision without a whole-region one: the op-level plan, then finalists.
 std::vector<FinalMeasurement> Mixed(double op_level, const std::vector<double>& finalists) {
-  std::vector<FinalMeasurement> placements = {{op_level, false}};
-  for (const double latency : finalists) placements.push_back({latency, false});
+  std::vector<FinalMeasurement> placements = {{op_level, false, {}}};
+  for (const double latency : finalists) placements.push_back({latency, false, {}});
   return placements;
+}
+
+// A placement measured at `ms` in each of 25 rounds (a test changes some rounds, keeping `ms`
+// their median).
+FinalMeasurement Rounds(double ms, bool whole_region) {
+  return FinalMeasurement{ms, whole_region, std::vector<double>(25, ms)};
+}
+
+TEST(GraphSearchTest, AMixedPlacementMustWinMostRoundsAgainstTheWholeRegion) {
+  const FinalMeasurement whole = Rounds(10.0, /*whole_region=*/true);
+  // 3 % faster by the median, but faster in only 13 of the 25 rounds (the others at the whole
+  // region's 10 ms and a few disturbed ones slower): not a replacement.
+  FinalMeasurement lucky = Rounds(9.7, false);
+  for (size_t r = 13; r < 25; ++r) lucky.rounds[r] = 10.0 + 0.01 * static_cast<double>(r);
+  EXPECT_EQ(ChooseFinalPlacement({whole, lucky}, 0.02), 0u);
+  // Faster in 18 of 25 rounds and by 3 % in the median: it replaces the whole region (the
+  // negative control of the test above).
+  FinalMeasurement clear = Rounds(9.7, false);
+  for (size_t r = 18; r < 25; ++r) clear.rounds[r] = 10.5;
+  EXPECT_EQ(ChooseFinalPlacement({whole, clear}, 0.02), 1u);
+  // 17 of 25 is not enough.
+  clear.rounds[17] = 10.5;
+  EXPECT_EQ(ChooseFinalPlacement({whole, clear}, 0.02), 0u);
+  // Winning every round by 1 % is within the median threshold: no replacement either.
+  EXPECT_EQ(ChooseFinalPlacement({whole, Rounds(9.9, false)}, 0.02), 0u);
 }
 
 TEST(GraphSearchTest, AFinalistReplacesTheChoiceSoFarOnlyWhenClearlyFaster) {
@@ -287,16 +312,16 @@ TEST(GraphSearchTest, AFinalistReplacesTheChoiceSoFarOnlyWhenClearlyFaster) {
 
 TEST(GraphSearchTest, AMixedPlacementMustBeatTheFastestWholeRegionClearly) {
   // A mixed op-level plan within 2 % of running one backend alone does not replace it...
-  EXPECT_EQ(ChooseFinalPlacement({{10.0, false}, {10.1, true}}, 0.02), 1u);
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, false, {}}, {10.1, true, {}}}, 0.02), 1u);
   // ...one clearly faster does (the negative control).
-  EXPECT_EQ(ChooseFinalPlacement({{9.7, false}, {10.0, true}}, 0.02), 0u);
+  EXPECT_EQ(ChooseFinalPlacement({{9.7, false, {}}, {10.0, true, {}}}, 0.02), 0u);
   // The fastest whole region is the first choice, whatever its rank; a mixed finalist then has
   // to beat it, not the op-level plan.
-  EXPECT_EQ(ChooseFinalPlacement({{10.0, false}, {9.9, true}, {9.5, true}, {9.4, false}}, 0.02), 2u);
-  EXPECT_EQ(ChooseFinalPlacement({{10.0, false}, {9.9, true}, {9.5, true}, {9.0, false}}, 0.02), 3u);
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, false, {}}, {9.9, true, {}}, {9.5, true, {}}, {9.4, false, {}}}, 0.02), 2u);
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, false, {}}, {9.9, true, {}}, {9.5, true, {}}, {9.0, false, {}}}, 0.02), 3u);
   // An op-level plan that is a whole region competes as one: the fastest wins outright.
-  EXPECT_EQ(ChooseFinalPlacement({{10.0, true}, {9.9, true}, {9.85, false}}, 0.02), 1u);
-  EXPECT_EQ(ChooseFinalPlacement({{9.8, true}, {9.9, true}, {9.85, false}}, 0.02), 0u);
+  EXPECT_EQ(ChooseFinalPlacement({{10.0, true, {}}, {9.9, true, {}}, {9.85, false, {}}}, 0.02), 1u);
+  EXPECT_EQ(ChooseFinalPlacement({{9.8, true, {}}, {9.9, true, {}}, {9.85, false, {}}}, 0.02), 0u);
 }
 
 size_t PartitionsOf(const Function& function, const std::string& backend) {
