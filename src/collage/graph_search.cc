@@ -310,7 +310,10 @@ size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, dou
   size_t chosen = 0;
   for (size_t p = 0; p < placements.size(); ++p) {
     if (!placements[p].whole_region) continue;
-    if (!placements[chosen].whole_region || placements[p].latency < placements[chosen].latency) chosen = p;
+    if (!placements[chosen].whole_region ||
+        (placements[p].latency < placements[chosen].latency && WinsEnoughRounds(placements[p], placements[chosen]))) {
+      chosen = p;
+    }
   }
   for (size_t p = 0; p < placements.size(); ++p) {
     if (placements[p].whole_region || p == chosen) continue;

@@ -162,11 +162,12 @@ struct FinalMeasurement {
 constexpr double kLeastWinningRounds = 0.7;
 
 // The final decision over an interleaved measurement of the op-level plan (`placements[0]`) and
-// the finalists, in order of preference. The first choice is the fastest whole-region placement
-// (the op-level plan when there is none); then each other placement in turn, the op-level plan
-// first, replaces the choice so far when its median beats it by more than `min_improvement` (a
-// fraction) and, where both have rounds, it was the faster of the two in at least
-// kLeastWinningRounds of the rounds. So a mixed placement within the measurement noise of running
+// the finalists, in order of preference. The first choice is a whole-region placement: the first
+// one, replaced by each later one with a smaller median that was also the faster in at least
+// kLeastWinningRounds of the rounds (where both have rounds); the op-level plan when there is
+// none. Then each other placement in turn, the op-level plan first, replaces the choice so far
+// when its median beats it by more than `min_improvement` (a fraction) and it was the faster in
+// at least kLeastWinningRounds of the rounds. So a mixed placement within the measurement noise of running
 // one backend alone, or of a preferred mixed one, does not replace it, nor does one whose lead in
 // the median came from a few disturbed rounds. Returns the index of the choice: 0 keeps the
 // op-level plan, k >= 1 chooses the k-th finalist. `placements` must not be empty.

@@ -297,6 +297,19 @@ TEST(GraphSearchTest, AMixedPlacementMustWinMostRoundsAgainstTheWholeRegion) {
   EXPECT_EQ(ChooseFinalPlacement({whole, Rounds(9.9, false)}, 0.02), 0u);
 }
 
+TEST(GraphSearchTest, AnotherWholeRegionReplacesTheFirstOnlyWhenFasterInMostRounds) {
+  // The op-level plan is a whole region (one backend alone in one partition); a finalist runs
+  // the same backend alone with other boundary layouts, 2.7 % faster by the median but faster in
+  // only 13 of the 25 rounds: the op-level plan stays.
+  const FinalMeasurement op_level = Rounds(46.2, /*whole_region=*/true);
+  FinalMeasurement relaid = Rounds(44.96, true);
+  for (size_t r = 13; r < 25; ++r) relaid.rounds[r] = 47.0;
+  EXPECT_EQ(ChooseFinalPlacement({op_level, relaid}, 0.02), 0u);
+  // Faster in 22 of the 25 rounds: it replaces the op-level plan (the negative control).
+  for (size_t r = 13; r < 22; ++r) relaid.rounds[r] = 44.96;
+  EXPECT_EQ(ChooseFinalPlacement({op_level, relaid}, 0.02), 1u);
+}
+
 TEST(GraphSearchTest, AFinalistReplacesTheChoiceSoFarOnlyWhenClearlyFaster) {
   EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.0, 8.0, 9.5}), 0.02), 2u);
   EXPECT_EQ(ChooseFinalPlacement(Mixed(10.0, {9.9, 9.85}), 0.02), 0u);  // within 2 %: keep the op-level plan
