@@ -24,8 +24,9 @@ and, for models with ONNX Runtime's latency ("ort_ms", from zoo_bench.py's ORT a
 The peak is --peak-gflops, or with --measure-peak the fastest single backend on a 1024x1024x1024
 MatMul under `collage run --repeat 20 --profile` at the results' thread count: the same operands
 every run, in cache, as no model's GEMM runs faster. (`collage bench` alternates its variants,
-so their working sets evict each other's: it found 156 GFLOP/s where `collage run` found 222.) Depthwise and small convolutions cannot
-reach a GEMM peak, so for models made of them the ceiling is loose; it is an upper bound.
+so their working sets evict each other's: it found 156 GFLOP/s where `collage run` found 222.)
+Depthwise and small convolutions cannot reach a GEMM peak, so for models made of them the ceiling
+is loose; it is an upper bound.
 """
 
 import argparse
@@ -41,7 +42,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from machine import cpu_model
-from zoo_bench import collage_run_median_ms, default_zoo_dir
+from zoo_bench import collage_run_median_ms, default_zoo_dir, geometric_mean
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEAK_SIZE = 1024
@@ -132,10 +133,6 @@ def roofline_rows(results: List[Dict], zoo: str, peak_gflops: float) -> List[Dic
     return rows
 
 
-def geomean(values: List[float]) -> float:
-    return math.exp(sum(map(math.log, values)) / len(values))
-
-
 def print_table(rows: List[Dict], peak_gflops: float) -> None:
     print(f"cpu: {cpu_model()}; GEMM peak: {peak_gflops:.0f} GFLOP/s")
     with_ort = any("ort_ms" in row for row in rows)
@@ -155,10 +152,10 @@ def print_table(rows: List[Dict], peak_gflops: float) -> None:
     for line in lines:
         print("  ".join([line[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(line[1:], widths[1:])]))
     print(f"geomean ceiling over the best single backend: "
-          f"{geomean([row['ceiling_vs_best_single'] for row in rows]):.2f}x")
+          f"{geometric_mean([row['ceiling_vs_best_single'] for row in rows]):.2f}x")
     ort_ceilings = [row["ceiling_vs_ort"] for row in rows if "ceiling_vs_ort" in row]
     if ort_ceilings:
-        print(f"geomean ceiling of ORT / Collage: {geomean(ort_ceilings):.2f}x "
+        print(f"geomean ceiling of ORT / Collage: {geometric_mean(ort_ceilings):.2f}x "
               f"(models with an ORT latency: {len(ort_ceilings)} of {len(rows)})")
 
 

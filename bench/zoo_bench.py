@@ -4,8 +4,8 @@ ONNX Runtime.
 
     /usr/bin/python3 bench/zoo_bench.py [--models a,b] [--backends onednn,openblas,xnnpack,native]
         [--threads 2] [--collage build/bin/collage] [--zoo DIR] [--json OUT.json] [--no-torch]
-        [--no-ort] [--ort-runs N] [--ort-rounds K] [--repeat N] [--search op|graph] [--graph-budget S] [--db PATH]
-        [--log-dir DIR]
+        [--no-ort] [--ort-runs N] [--ort-rounds K] [--repeat N] [--search op|graph] [--graph-budget S]
+        [--db PATH] [--log-dir DIR]
     /usr/bin/python3 bench/zoo_bench.py --from-json RESULTS.json [--json OUT.json]
 
 For each model (default: resnet50, mobilenet_v2, resnext50_32x4d, efficientnet_b0, bert_encoder,
@@ -14,8 +14,9 @@ gpt2_decoder, vit_b_16, dcgan_generator; ONNX files from models/export_zoo.py's 
 CPU provider on the same file and thread count head to head with the final plan, then
 bench/torch_eager_bench.py on the same thread count. The head to head is --ort-rounds rounds, each
 one process of `collage run ZOO/MODEL.onnx --plan PLAN --repeat R --profile` and one batch of
-bench/ort_bench.js (R = --ort-runs timed runs each, after warm-up), in alternating order (Collage first in even
-rounds, ORT first in odd ones), so that both sides see the same drift of the machine's load. The
+bench/ort_bench.js (R = --ort-runs timed runs each, after warm-up), in alternating order
+(Collage first in even rounds, ORT first in odd ones), so that both sides see the same drift of
+the machine's load. The
 head-to-head ratio ("final_vs_ort") is the median over the rounds of ORT's median / Collage's
 median in that round; "ort_ms" pools all of ORT's timed runs. It prints the CPU model, one row per
 model (every single backend, greedy, collage, the speed-ups, tuning time, torch eager, ORT,

@@ -167,9 +167,9 @@ constexpr double kLeastWinningRounds = 0.7;
 // kLeastWinningRounds of the rounds (where both have rounds); the op-level plan when there is
 // none. Then each other placement in turn, the op-level plan first, replaces the choice so far
 // when its median beats it by more than `min_improvement` (a fraction) and it was the faster in
-// at least kLeastWinningRounds of the rounds. So a mixed placement within the measurement noise of running
-// one backend alone, or of a preferred mixed one, does not replace it, nor does one whose lead in
-// the median came from a few disturbed rounds. Returns the index of the choice: 0 keeps the
+// at least kLeastWinningRounds of the rounds. So a mixed placement within the measurement noise
+// of running one backend alone, or of a preferred mixed one, does not replace it, nor does one
+// whose lead in the median came from a few disturbed rounds. Returns the index of the choice: 0 keeps the
 // op-level plan, k >= 1 chooses the k-th finalist. `placements` must not be empty.
 size_t ChooseFinalPlacement(const std::vector<FinalMeasurement>& placements, double min_improvement);
 
