@@ -1,7 +1,7 @@
 # The native backend: a fusing C++ code generator, always built. Generated kernels are
 # compiled at run time by the system compiler (OpenMP SIMD only: their parallel loops run on
-# the host's OpenMP threads, parallel_chunks.cc) and loaded with dlopen; the runtime headers
-# they include are embedded into the library.
+# the host's OpenMP threads, parallel_chunks.cc through backend/openmp_ranges.h) and loaded
+# with dlopen; the runtime headers they include are embedded into the library.
 collage_add_backend(native PUBLIC backend ir support PRIVATE interpreter op pass)
 file(GLOB COLLAGE_NATIVE_RUNTIME_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/runtime/*.h)
 set(COLLAGE_NATIVE_EMBEDDED ${CMAKE_BINARY_DIR}/generated/native_runtime_headers.cc)
@@ -13,7 +13,3 @@ add_custom_command(
   COMMENT "Embedding the native runtime headers")
 target_sources(collage_backend_native PRIVATE ${COLLAGE_NATIVE_EMBEDDED})
 target_link_libraries(collage_backend_native PRIVATE ${CMAKE_DL_LIBS})
-# parallel_chunks.cc runs the kernels' loops on OpenMP threads (GCC's libgomp, always there).
-find_package(OpenMP REQUIRED COMPONENTS CXX)
-set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/parallel_chunks.cc APPEND PROPERTY COMPILE_OPTIONS ${OpenMP_CXX_FLAGS})
-target_link_libraries(collage_backend_native PUBLIC ${OpenMP_CXX_LIBRARIES})

@@ -104,8 +104,8 @@ std::unique_ptr<Executable> CompilePartition(const Function& function, int threa
 
   ThreadPool pool = SharedThreadPool(std::max(threads, 1));
   xnn_runtime_t runtime = nullptr;
-  // Yielding workers sleep after each run instead of spinning: in a mixed placement the next
-  // partition's backend (its own thread pool) needs the cores.
+  // The yield flag matters only where XNNPACK runs on libpthreadpool's workers
+  // (openmp_thread_pool.h): they then sleep after each run instead of polling.
   CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), XNN_FLAG_YIELD_WORKERS, &runtime),
               "xnn_create_runtime_v2");
   return std::make_unique<XnnpackExecutable>(std::move(pool), builder.TakeStaticData(), Runtime(runtime),

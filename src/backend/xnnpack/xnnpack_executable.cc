@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "backend/xnnpack/openmp_thread_pool.h"
 #include "backend/xnnpack/xnnpack_status.h"
 #include "support/error.h"
 #include "support/layout_conversion.h"
@@ -13,12 +14,12 @@ namespace {
 
 size_t ElementCount(const Shape& shape) { return static_cast<size_t>(NumElements(shape)); }
 
-// pthreadpool's workers poll for the next job (a million pause instructions, ~20 ms here)
-// unless the last job carried the yield flag. XNNPACK gives it to the runtime's last operator,
-// but a small one (a residual add) runs on the calling thread alone, so the workers keep
-// polling and take cores from whatever runs next: another backend's threads, the next
-// partition. An empty job with the flag, spanning every thread, sends them to sleep at once.
-void ParkWorkers(pthreadpool_t pool) {
+// Where XNNPACK was bound to libpthreadpool before this program was loaded (a Python process
+// that imported torch first), its loops run on that library's workers, which poll for the next
+// job (a million pause instructions, ~20 ms here) unless the last job carried the yield flag.
+// XNNPACK gives it to the runtime's last operator, but a small one (a residual add) runs on the
+// calling thread alone. An empty job with the flag, spanning every thread, sends them to sleep.
+void ParkLibraryWorkers(pthreadpool_t pool) {
   pthreadpool_parallelize_1d(
       pool, [](void*, size_t) {}, nullptr, pthreadpool_get_threads_count(pool), PTHREADPOOL_FLAG_YIELD_WORKERS);
 }
@@ -90,8 +91,9 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
     ConvertLayout(inputs[i].raw_data(), boundary_layout_, input_staging_[i].data(), Layout::kChannelsLast,
                   input_shapes_[i], sizeof(float));
   }
+  const int64_t loops_before = LoopsRunOnOpenMpThreads();
   CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
-  ParkWorkers(pool_.get());
+  if (LoopsRunOnOpenMpThreads() == loops_before) ParkLibraryWorkers(pool_.get());
   for (size_t i = 0; i < outputs_.size(); ++i) {
     const OutputSource& source = outputs_[i];
     void* target = outputs[i].raw_data();

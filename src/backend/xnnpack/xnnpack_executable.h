@@ -1,8 +1,9 @@
 // A compiled XNNPACK partition: one runtime (weights packed, memory planned) created and set up
 // at compile time on staging buffers the executable owns. Run copies the inputs into them
 // (4-D ones converted to NHWC unless the partition's boundary layout is already NHWC), invokes
-// the runtime on the executable's pthreadpool and copies the results out (converted to the
-// boundary layout); XNNPACK never sees the caller's buffers.
+// the runtime on the executable's thread pool (its loops on OpenMP threads,
+// openmp_thread_pool.h) and copies the results out (converted to the boundary layout); XNNPACK
+// never sees the caller's buffers.
 #pragma once
 
 #include <pthreadpool.h>
