@@ -1,5 +1,8 @@
 #include "backend/xnnpack/xnnpack_executable.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -14,6 +17,12 @@ namespace {
 
 size_t ElementCount(const Shape& shape) { return static_cast<size_t>(NumElements(shape)); }
 
+bool Overlap(const Tensor& first, const Tensor& second) {
+  const auto* first_begin = static_cast<const std::byte*>(first.raw_data());
+  const auto* second_begin = static_cast<const std::byte*>(second.raw_data());
+  return first_begin < second_begin + second.NumBytes() && second_begin < first_begin + first.NumBytes();
+}
+
 // Where XNNPACK was bound to libpthreadpool before this program was loaded (a Python process
 // that imported torch first), its loops run on that library's workers, which poll for the next
 // job (a million pause instructions, ~20 ms here) unless the last job carried the yield flag.
@@ -25,6 +34,12 @@ void ParkLibraryWorkers(pthreadpool_t pool) {
 }
 
 }  // namespace
+
+bool ExtraBytesReadable(const void* data, size_t bytes) {
+  constexpr uintptr_t kPageBytes = 4096;
+  const uintptr_t last = reinterpret_cast<uintptr_t>(data) + (bytes == 0 ? 0 : bytes - 1);
+  return last / kPageBytes == (last + XNN_EXTRA_BYTES) / kPageBytes;
+}
 
 ThreadPool SharedThreadPool(int threads) {
   static std::mutex mutex;
@@ -49,20 +64,9 @@ XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, Ru
       runtime_(std::move(runtime)),
       input_shapes_(std::move(input_shapes)),
       outputs_(std::move(outputs)),
-      boundary_layout_(boundary_layout) {
-  // The staging buffers never move, so the runtime is set up once, here; Run only invokes it.
-  std::vector<xnn_external_value> externals;
-  for (size_t i = 0; i < input_shapes_.size(); ++i) {
-    input_staging_.emplace_back(ElementCount(input_shapes_[i]) + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
-    externals.push_back({static_cast<uint32_t>(i), input_staging_.back().data()});
-  }
-  for (const OutputSource& output : outputs_) {
-    const bool computed = output.kind == OutputSource::Kind::kComputed;
-    output_staging_.emplace_back(computed ? ElementCount(output.shape) : 0, 0.0f);
-    if (computed) externals.push_back({output.external_id, output_staging_.back().data()});
-  }
-  CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
-}
+      boundary_layout_(boundary_layout),
+      input_staging_(input_shapes_.size()),
+      output_staging_(outputs_.size()) {}
 
 void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<Tensor> outputs) const {
   if (inputs.size() != input_shapes_.size() || outputs.size() != outputs_.size()) {
@@ -84,12 +88,45 @@ void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<T
   }
 }
 
+void* XnnpackExecutable::InputBuffer(size_t i, const Tensor& input) {
+  const Shape& shape = input_shapes_[i];
+  if (LayoutsShareBytes(shape, boundary_layout_, Layout::kChannelsLast) &&
+      ExtraBytesReadable(input.raw_data(), input.NumBytes())) {
+    return const_cast<void*>(input.raw_data());
+  }
+  std::vector<float>& staging = input_staging_[i];
+  if (staging.empty()) staging.assign(ElementCount(shape) + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+  ConvertLayout(input.raw_data(), boundary_layout_, staging.data(), Layout::kChannelsLast, shape, sizeof(float));
+  return staging.data();
+}
+
+void* XnnpackExecutable::OutputBuffer(size_t i, Tensor& output, std::span<const Tensor> inputs) {
+  if (LayoutsShareBytes(outputs_[i].shape, boundary_layout_, Layout::kChannelsLast) &&
+      std::none_of(inputs.begin(), inputs.end(), [&](const Tensor& input) { return Overlap(input, output); })) {
+    return output.raw_data();
+  }
+  std::vector<float>& staging = output_staging_[i];
+  if (staging.empty()) staging.assign(ElementCount(outputs_[i].shape), 0.0f);
+  return staging.data();
+}
+
 void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) {
   CheckBuffers(inputs, outputs);
   std::lock_guard<std::mutex> lock(mutex_);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    ConvertLayout(inputs[i].raw_data(), boundary_layout_, input_staging_[i].data(), Layout::kChannelsLast,
-                  input_shapes_[i], sizeof(float));
+  std::vector<xnn_external_value> externals;
+  for (size_t i = 0; i < inputs.size(); ++i) externals.push_back({static_cast<uint32_t>(i), InputBuffer(i, inputs[i])});
+  std::vector<void*> computed_outputs(outputs_.size(), nullptr);
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (outputs_[i].kind != OutputSource::Kind::kComputed) continue;
+    computed_outputs[i] = OutputBuffer(i, outputs[i], inputs);
+    externals.push_back({outputs_[i].external_id, computed_outputs[i]});
+  }
+  std::vector<void*> buffers;
+  for (const xnn_external_value& external : externals) buffers.push_back(external.data);
+  if (!set_up_ || buffers != bound_) {
+    CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
+    bound_ = std::move(buffers);
+    set_up_ = true;
   }
   const int64_t loops_before = LoopsRunOnOpenMpThreads();
   CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
@@ -99,8 +136,10 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
     void* target = outputs[i].raw_data();
     switch (source.kind) {
       case OutputSource::Kind::kComputed:
-        ConvertLayout(output_staging_[i].data(), Layout::kChannelsLast, target, boundary_layout_, source.shape,
-                      sizeof(float));
+        if (computed_outputs[i] != target) {
+          ConvertLayout(computed_outputs[i], Layout::kChannelsLast, target, boundary_layout_, source.shape,
+                        sizeof(float));
+        }
         break;
       case OutputSource::Kind::kParameter:
         std::memcpy(target, inputs[source.index].raw_data(), outputs[i].NumBytes());

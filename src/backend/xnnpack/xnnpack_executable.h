@@ -1,9 +1,10 @@
-// A compiled XNNPACK partition: one runtime (weights packed, memory planned) created and set up
-// at compile time on staging buffers the executable owns. Run copies the inputs into them
-// (4-D ones converted to NHWC unless the partition's boundary layout is already NHWC), invokes
-// the runtime on the executable's thread pool (its loops on OpenMP threads,
-// openmp_thread_pool.h) and copies the results out (converted to the boundary layout); XNNPACK
-// never sees the caller's buffers.
+// A compiled XNNPACK partition: one runtime (weights packed, memory planned) created at compile
+// time. XNNPACK reads and writes the caller's buffers where they are already in its NHWC layout
+// (the partition's boundary layout is NHWC, or the value's bytes agree in both layouts); others go
+// through staging buffers the executable owns, converted on the way in and out. The runtime is
+// set up again only when the buffers it reads or writes move, which the executor's planned
+// activation memory never does from run to run. Its loops run on OpenMP threads
+// (openmp_thread_pool.h).
 #pragma once
 
 #include <pthreadpool.h>
@@ -40,6 +41,11 @@ struct RuntimeDeleter {
 using ThreadPool = std::shared_ptr<std::remove_pointer_t<pthreadpool_t>>;
 using Runtime = std::unique_ptr<std::remove_pointer_t<xnn_runtime_t>, RuntimeDeleter>;
 
+// Whether the XNN_EXTRA_BYTES past the end of `bytes` bytes at `data`, which XNNPACK may read
+// from an input, are surely readable: memory is mapped in whole pages (4 KiB at least), so they
+// are when they share the page of the buffer's last byte. The bytes read there are never used.
+bool ExtraBytesReadable(const void* data, size_t bytes);
+
 // The process's pool of `threads` threads, shared by every executable compiled for that many
 // threads (runs are serialized by the pool), so that a placement with many XNNPACK partitions
 // has one set of worker threads rather than one per partition. Throws Error when it cannot be created.
@@ -55,6 +61,11 @@ class XnnpackExecutable final : public Executable {
 
  private:
   void CheckBuffers(std::span<const Tensor> inputs, std::span<Tensor> outputs) const;
+  // The buffer XNNPACK reads input i from: the caller's, or staging filled from it.
+  void* InputBuffer(size_t i, const Tensor& input);
+  // The buffer XNNPACK writes computed output i to: the caller's (unless it overlaps an input),
+  // or staging.
+  void* OutputBuffer(size_t i, Tensor& output, std::span<const Tensor> inputs);
 
   // Destroyed bottom-up: the runtime before the data and the pool it uses.
   ThreadPool pool_;
@@ -63,8 +74,10 @@ class XnnpackExecutable final : public Executable {
   std::vector<Shape> input_shapes_;
   std::vector<OutputSource> outputs_;
   Layout boundary_layout_;
-  std::vector<std::vector<float>> input_staging_;
-  std::vector<std::vector<float>> output_staging_;  // empty for outputs that are host copies
+  std::vector<std::vector<float>> input_staging_;   // empty until an input needs it
+  std::vector<std::vector<float>> output_staging_;  // empty until an output needs it
+  bool set_up_ = false;
+  std::vector<void*> bound_;  // the buffer of each external value at the last setup
   std::mutex mutex_;
 };
 
