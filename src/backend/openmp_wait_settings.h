@@ -1,5 +1,6 @@
 // How the process's OpenMP threads (GNU libgomp) wait for work, for every backend whose
-// parallel loops run on them (oneDNN's primitives, the native backend's kernels).
+// parallel loops run on them (oneDNN's primitives, the native backend's kernels, XNNPACK's
+// loops).
 #pragma once
 
 #include <vector>

@@ -18,7 +18,6 @@ namespace {
 
 using testing::MatchesReference;
 using testing::ParseMainFunction;
-using testing::ParseMainWithRandomConstants;
 
 // Partitions whose rank-4 boundary values change bytes in channels-last: a convolution block,
 // a squeeze-and-excitation multiply (its [1, C, 1, 1] scale shares its bytes in both layouts),
@@ -26,15 +25,7 @@ using testing::ParseMainWithRandomConstants;
 // value at all.
 std::vector<Function> BoundaryFunctions() {
   return {
-      ParseMainWithRandomConstants(R"(
-def @main(%x: Tensor[(1, 3, 9, 11), f32], %y: Tensor[(1, 5, 9, 11), f32]) {
-  %0 = constant(meta[0], Tensor[(5, 3, 3, 3), f32])
-  %1 = nn.conv2d(%x, %0, padding=[1, 1, 1, 1])
-  %2 = nn.relu(%1)
-  add(%2, %y)
-}
-)",
-                                   {{5, 3, 3, 3}}),
+      testing::ConvolutionReluAdd(),
       ParseMainFunction(R"(
 def @main(%x: Tensor[(2, 6, 5, 4), f32], %s: Tensor[(2, 6, 1, 1), f32]) {
   %0 = sigmoid(%s)

@@ -10,6 +10,18 @@ Function ParseMainWithRandomConstants(const std::string& text, const std::vector
   return ParseModule(text, "test", meta).main();
 }
 
+Function ConvolutionReluAdd() {
+  return ParseMainWithRandomConstants(R"(
+def @main(%x: Tensor[(1, 3, 9, 11), f32], %y: Tensor[(1, 5, 9, 11), f32]) {
+  %0 = constant(meta[0], Tensor[(5, 3, 3, 3), f32])
+  %1 = nn.conv2d(%x, %0, padding=[1, 1, 1, 1])
+  %2 = nn.relu(%1)
+  add(%2, %y)
+}
+)",
+                                      {{5, 3, 3, 3}});
+}
+
 std::string CompileError(const Backend& backend, const Function& function) {
   try {
     backend.Compile(function, {});

@@ -58,9 +58,9 @@ TEST(OpenMpWaitSettingsTest, AWaitPolicyTheUserSetIsNotOverriddenBySpinCount) {
 }
 
 TEST(OpenMpWaitSettingsTest, TheBackendsOnOpenMpThreadsDeclareThem) {
-  for (const char* name : {"native", "onednn"}) {
+  for (const char* name : {"native", "onednn", "xnnpack"}) {
     const BackendPtr backend = BackendRegistry::Global().Find(name);
-    if (!backend) continue;  // onednn is optional
+    if (!backend) continue;  // onednn and xnnpack are optional
     std::vector<std::string> declared;
     for (const LoadTimeSetting& setting : backend->LoadTimeEnvironment()) declared.push_back(setting.name);
     EXPECT_NE(std::find(declared.begin(), declared.end(), "OMP_WAIT_POLICY"), declared.end()) << name;

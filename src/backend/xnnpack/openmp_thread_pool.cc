@@ -132,6 +132,12 @@ void RunGrid(pthreadpool_t pool, uint32_t flags, const std::array<Dimension, N>&
 
 int64_t LoopsRunOnOpenMpThreads() { return loops_run.load(std::memory_order_relaxed); }
 
+void ParkLibraryWorkers(pthreadpool_t pool) {
+  const LibraryPools& pools = LibraryPools::Get();
+  pools.parallelize_1d(
+      pool, [](void*, size_t) {}, nullptr, pools.threads_count(pool), PTHREADPOOL_FLAG_YIELD_WORKERS);
+}
+
 }  // namespace collage::xnnpack
 
 using collage::xnnpack::Dimension;
@@ -144,13 +150,8 @@ COLLAGE_EXPORTED pthreadpool_t pthreadpool_create(size_t threads_count) {
   const LibraryPools& pools = LibraryPools::Get();
   if (!pools.complete()) return nullptr;
   pthreadpool_t pool = pools.create(threads_count);
-  // A new pool's workers poll for their first job (~20 ms); one empty job with the yield flag,
-  // spanning every thread, sends them to sleep until a job comes through the library's own
-  // functions, if ever.
-  if (pool != nullptr) {
-    pools.parallelize_1d(
-        pool, [](void*, size_t) {}, nullptr, pools.threads_count(pool), PTHREADPOOL_FLAG_YIELD_WORKERS);
-  }
+  // A new pool's workers poll for their first job (~20 ms).
+  if (pool != nullptr) collage::xnnpack::ParkLibraryWorkers(pool);
   return pool;
 }
 

@@ -18,6 +18,8 @@
 // the duration of the loop.
 #pragma once
 
+#include <pthreadpool.h>
+
 #include <cstdint>
 
 namespace collage::xnnpack {
@@ -25,5 +27,11 @@ namespace collage::xnnpack {
 // How many parallel loops pools of this process have run through the definitions above, for
 // tests that check XNNPACK reaches them.
 int64_t LoopsRunOnOpenMpThreads();
+
+// Sends the library's own workers of `pool` (non-null) to sleep: they poll for the next job (a
+// million pause instructions, ~20 ms here) unless the last job carried the yield flag. An empty
+// job with the flag, spanning every thread, through libpthreadpool's own function (a call to
+// pthreadpool_parallelize_1d from this program would reach the definitions above).
+void ParkLibraryWorkers(pthreadpool_t pool);
 
 }  // namespace collage::xnnpack

@@ -1,6 +1,7 @@
 #include "backend/xnnpack/xnnpack_backend.h"
 
 #include "backend/boundary_layout.h"
+#include "backend/openmp_wait_settings.h"
 #include "backend/xnnpack/compile_partition.h"
 #include "backend/xnnpack/support_rules.h"
 
@@ -15,6 +16,8 @@ const std::vector<Layout> kBoundaryLayouts = {Layout::kPlain, Layout::kChannelsL
 // Version 2: runs end by sending the pool's workers to sleep (xnnpack_executable.cc).
 // Version 3: partitions exchange rank-4 tensors in their boundary layout.
 std::string XnnpackBackend::version() const { return "3+xnnpack-git20220216"; }
+
+std::vector<LoadTimeSetting> XnnpackBackend::LoadTimeEnvironment() const { return OpenMpWaitSettings(); }
 
 SupportDeclaration XnnpackBackend::Support() const {
   SupportDeclaration declaration;

@@ -23,16 +23,6 @@ bool Overlap(const Tensor& first, const Tensor& second) {
   return first_begin < second_begin + second.NumBytes() && second_begin < first_begin + first.NumBytes();
 }
 
-// Where XNNPACK was bound to libpthreadpool before this program was loaded (a Python process
-// that imported torch first), its loops run on that library's workers, which poll for the next
-// job (a million pause instructions, ~20 ms here) unless the last job carried the yield flag.
-// XNNPACK gives it to the runtime's last operator, but a small one (a residual add) runs on the
-// calling thread alone. An empty job with the flag, spanning every thread, sends them to sleep.
-void ParkLibraryWorkers(pthreadpool_t pool) {
-  pthreadpool_parallelize_1d(
-      pool, [](void*, size_t) {}, nullptr, pthreadpool_get_threads_count(pool), PTHREADPOOL_FLAG_YIELD_WORKERS);
-}
-
 }  // namespace
 
 bool ExtraBytesReadable(const void* data, size_t bytes) {
@@ -123,11 +113,13 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
   }
   std::vector<void*> buffers;
   for (const xnn_external_value& external : externals) buffers.push_back(external.data);
-  if (!set_up_ || buffers != bound_) {
+  if (buffers != bound_) {
     CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
     bound_ = std::move(buffers);
-    set_up_ = true;
   }
+  // No loop came here: XNNPACK was bound to libpthreadpool before this program was loaded (a
+  // Python process that imported torch first), and the runtime's last operator, when small, ran
+  // on the calling thread without the yield flag reaching the library's workers.
   const int64_t loops_before = LoopsRunOnOpenMpThreads();
   CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
   if (LoopsRunOnOpenMpThreads() == loops_before) ParkLibraryWorkers(pool_.get());

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "backend/backend.h"
@@ -76,8 +77,7 @@ class XnnpackExecutable final : public Executable {
   Layout boundary_layout_;
   std::vector<std::vector<float>> input_staging_;   // empty until an input needs it
   std::vector<std::vector<float>> output_staging_;  // empty until an output needs it
-  bool set_up_ = false;
-  std::vector<void*> bound_;  // the buffer of each external value at the last setup
+  std::optional<std::vector<void*>> bound_;  // the buffer of each external value at the last setup
   std::mutex mutex_;
 };
 

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 #include <pthreadpool.h>
+#include <dlfcn.h>
+#include <time.h>
 #include <xmmintrin.h>
 
 #include <map>
@@ -186,6 +188,41 @@ TEST(OpenMpThreadPoolTest, DenormalsAreFlushedDuringALoopThatAsksAndOnlyThen) {
   flushing = not_flushing = 0;
   pthreadpool_parallelize_1d(pool.get(), record, nullptr, 16, 0);
   EXPECT_EQ(not_flushing.load(), 16);
+}
+
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+double CpuSecondsWhileAsleep(double seconds) {
+  const double before = ProcessCpuSeconds();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  return ProcessCpuSeconds() - before;
+}
+
+// Where XNNPACK was bound to libpthreadpool before Collage (Python after `import torch`), a job
+// runs on the library's own workers, which poll ~20 ms afterwards; parking them must reach the
+// library's function, not this program's definition of the same name.
+TEST(OpenMpThreadPoolTest, ParkingSendsTheLibrarysOwnWorkersToSleep) {
+  using Parallelize1d = void (*)(pthreadpool_t, pthreadpool_task_1d_t, void*, size_t, uint32_t);
+  const auto library_parallelize =
+      reinterpret_cast<Parallelize1d>(dlsym(RTLD_NEXT, "pthreadpool_parallelize_1d"));
+  ASSERT_NE(library_parallelize, nullptr);
+  Pool pool = MakePool(2);
+  constexpr double kSleepSeconds = 0.01;
+  const auto job_on_library_workers = [&] {
+    library_parallelize(
+        pool.get(), [](void*, size_t) { std::this_thread::sleep_for(std::chrono::microseconds(100)); }, nullptr, 8,
+        0);
+  };
+  // Negative control: without parking, a worker polls through the sleep.
+  job_on_library_workers();
+  EXPECT_GT(CpuSecondsWhileAsleep(kSleepSeconds), 0.3 * kSleepSeconds);
+  job_on_library_workers();
+  xnnpack::ParkLibraryWorkers(pool.get());
+  EXPECT_LT(CpuSecondsWhileAsleep(kSleepSeconds), 0.2 * kSleepSeconds);
 }
 
 TEST(OpenMpThreadPoolTest, XnnpackRunsItsLoopsHere) {

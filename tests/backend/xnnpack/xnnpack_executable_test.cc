@@ -27,16 +27,7 @@ namespace {
 
 // conv2d + relu + add in channels-last: its result has the shape of the input %y.
 Function ChannelsLastConvolution() {
-  const Function function = testing::ParseMainWithRandomConstants(R"(
-def @main(%x: Tensor[(1, 3, 9, 11), f32], %y: Tensor[(1, 5, 9, 11), f32]) {
-  %0 = constant(meta[0], Tensor[(5, 3, 3, 3), f32])
-  %1 = nn.conv2d(%x, %0, padding=[1, 1, 1, 1])
-  %2 = nn.relu(%1)
-  add(%2, %y)
-}
-)",
-                                                                  {{5, 3, 3, 3}});
-  return WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast));
+  return WithBoundaryLayouts(testing::ConvolutionReluAdd(), PartitionLayouts::Uniform(Layout::kChannelsLast));
 }
 
 std::unique_ptr<Executable> Compile(const Function& function) {
