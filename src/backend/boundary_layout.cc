@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "backend/sink_transposes.h"
+#include "ir/op_registry.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
-#include "ir/op_registry.h"
 #include "support/error.h"
 
 namespace collage {
@@ -146,7 +147,7 @@ Function WithPlainBody(const Function& function) {
   attrs.Erase(attr::kBoundaryLayout);
   const Function result = MakeFunction(std::move(params), body, std::move(attrs));
   InferType(result);
-  return result;
+  return SinkTransposes(result);
 }
 
 }  // namespace collage

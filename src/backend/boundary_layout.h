@@ -39,8 +39,9 @@ std::vector<Shape> BoundaryResultShapes(const Function& function);
 // For backends that compute only in the plain layout: a type-checked function equivalent to
 // `function` whose parameters and results are the physical buffers of its boundary, converted
 // by transposes at the edges (which fusing code generators fold into the first and last
-// kernels); `function` itself when the boundary is plain. The result carries no BoundaryLayout
-// attribute. Throws Error for a channel-blocked side.
+// kernels), sunk past element-wise ops so that they cancel where only such ops lie between a
+// parameter and a result (SinkTransposes); `function` itself when the boundary is plain. The
+// result carries no BoundaryLayout attribute. Throws Error for a channel-blocked side.
 Function WithPlainBody(const Function& function);
 
 }  // namespace collage

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "backend/backend_source_hash.h"
+#include "backend/boundary_layout.h"
 #include "backend/precision.h"
 #include "collage/partition_function.h"
 #include "ir/structural_equal.h"
@@ -102,6 +103,8 @@ MeasuredCostEstimator::Job MeasuredCostEstimator::MakeJob(const CandidatePartiti
   job.key = CostKey{hash, job.backend->name(), CostVersion(*job.backend) + version_suffix_, device_,
                     options_.threads};
   job.description = job.backend->name() + ": " + candidate.sub_graph().label() + " (" + FirstInputShape(function) + ")";
+  const PartitionLayouts layouts = BoundaryLayoutsOf(function);
+  if (!layouts.IsPlain()) job.description += " [" + PartitionLayoutsName(layouts) + "]";
   return job;
 }
 
