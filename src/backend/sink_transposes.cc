@@ -57,6 +57,7 @@ class TransposeSinker final : public ExprMutator {
     const OpDef* op = post->op();
     if (op == nullptr) return post;
     if (op->name == "transpose") return ComposeTransposes(post);
+    if (op->name == "nn.squeeze_excitation") return ReadChannelsLast(post);
     const bool is_bias_add = op->name == "nn.bias_add";
     if (!is_bias_add && !CommutesWithTranspose(*op)) return post;
     const TensorTypeNode* result = AsTensorType(pre->checked_type());
@@ -94,6 +95,22 @@ class TransposeSinker final : public ExprMutator {
   }
 
  private:
+  // An op with a `layout` attribute that reads its data from a channels-last to plain transpose
+  // reads the channels-last data itself, and its result is transposed the same way.
+  static Expr ReadChannelsLast(const Call& call) {
+    const std::vector<int64_t> from_channels_last = {0, 3, 1, 2};
+    const CallNode* transpose = AsCallOf(call->args[0], "transpose");
+    if (transpose == nullptr || call->attrs.GetString("layout") != "NCHW") return call;
+    const std::optional<std::vector<int64_t>> axes = PermutationOf(*transpose);
+    if (!axes || *axes != from_channels_last) return call;
+    std::vector<Expr> args = call->args;
+    args[0] = transpose->args[0];
+    Attrs attrs = call->attrs;
+    attrs.Set("layout", std::string("NHWC"));
+    return CallOp("transpose", {MakeCall(call->callee, std::move(args), std::move(attrs))},
+                  Attrs{{"axes", from_channels_last}});
+  }
+
   // transpose(transpose(x, inner), outer): output axis i is x's axis inner[outer[i]].
   static Expr ComposeTransposes(const Call& outer) {
     const CallNode* inner = AsCallOf(outer->args[0], "transpose");

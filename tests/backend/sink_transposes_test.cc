@@ -129,6 +129,21 @@ def @main(%x: Tensor[(2, 3, 3, 3), f32]) {
   EXPECT_TRUE(SameValues(SinkTransposes(right), right));
 }
 
+TEST(SinkTransposesTest, SqueezeExcitationReadsChannelsLast) {
+  const Function function = ParseMainFunction(R"(
+def @main(%x: Tensor[(2, 3, 5, 7), f32], %w: Tensor[(2, 7, 1, 1), f32], %b: Tensor[(2), f32],
+          %v: Tensor[(7, 2, 1, 1), f32], %c: Tensor[(7), f32]) {
+  %0 = transpose(%x, axes=[0, 3, 1, 2])
+  %1 = nn.squeeze_excitation(%0, %w, %b, %v, %c, activation="silu")
+  transpose(%1, axes=[0, 2, 3, 1])
+}
+)");
+  const Function sunk = SinkTransposes(function);
+  EXPECT_EQ(CountCalls(sunk, "transpose"), 0) << PrintExpr(sunk);
+  EXPECT_EQ(As<CallNode>(sunk->body)->attrs.GetString("layout"), "NHWC");
+  EXPECT_TRUE(SameValues(sunk, function));
+}
+
 TEST(SinkTransposesTest, OpsWithAxisAttributesKeepTheirTransposes) {
   const Function function = ParseMainFunction(R"(
 def @main(%x: Tensor[(1, 5, 4, 6), f32]) {

@@ -174,8 +174,12 @@ std::string EmitSqueezeExcitation(const AnchorCall& c) {
   const Attrs& attrs = c.call.attrs;
   const std::string silu = attrs.GetString("activation") == "silu" ? "true" : "false";
   const std::string hard = attrs.GetString("gate") == "hard_sigmoid" ? "true" : "false";
-  return "native::SqueezeExcitation<" + silu + ", " + hard + ">(native::SqueezeExcitationShape{" +
-         List({data[0], data[1], data[2] * data[3], ArgType(c.call, 1).shape[0]}) + "}, " + c.inputs[0] + ", " +
+  const bool channels_last = attrs.GetString("layout") == "NHWC";
+  const int64_t channels = channels_last ? data[3] : data[1];
+  const int64_t plane = channels_last ? data[1] * data[2] : data[2] * data[3];
+  return "native::SqueezeExcitation<" + silu + ", " + hard + ", " + (channels_last ? "true" : "false") +
+         ">(native::SqueezeExcitationShape{" + List({data[0], channels, plane, ArgType(c.call, 1).shape[0]}) + "}, " +
+         c.inputs[0] + ", " +
          c.inputs[1] + ", " + c.inputs[2] + ", " + c.inputs[3] + ", " + c.inputs[4] + ", " +
          FloatLiteral(attrs.GetFloat("gate_slope")) + ", " + FloatLiteral(attrs.GetFloat("gate_offset")) + ", " +
          c.threads + ", " + c.epilogue + ");";

@@ -4,6 +4,7 @@
 #include "backend/native/execution_planner.h"
 #include "backend/native/kernel_cache.h"
 #include "backend/openmp_wait_settings.h"
+#include "backend/sink_transposes.h"
 #include "ir/op_registry.h"
 #include "pass/fused_forms/decomposed_forms.h"
 #include "support/error.h"
@@ -95,12 +96,13 @@ std::vector<CompileResult> NativeBackend::CompileAll(const std::vector<Function>
   std::vector<std::pair<size_t, size_t>> kernel_owner;  // (function, kernel within it)
   for (size_t f = 0; f < functions.size(); ++f) {
     try {
-      // A channels-last boundary becomes transposes that fuse into the first and last kernels.
+      // A channels-last boundary becomes transposes that fuse into the first and last kernels,
+      // or cancel through element-wise ops; a fused squeeze-and-excitation reads and writes
+      // channels-last itself, so the transposes around it cancel once it is formed.
       DeclaredBoundaryLayoutsOf(functions[f], name(), BoundaryLayouts());
-      planned[f] =
-          native::PlanFunction(FuseDecomposedFormsInPartition(
-              WithPlainBody(functions[f]), fuse_decomposed_forms_ ? NativeFusedForms() : std::vector<std::string>{},
-              NativeFormConditions()));
+      planned[f] = native::PlanFunction(SinkTransposes(FuseDecomposedFormsInPartition(
+          WithPlainBody(functions[f]), fuse_decomposed_forms_ ? NativeFusedForms() : std::vector<std::string>{},
+          NativeFormConditions())));
     } catch (const Error& error) {
       results[f].error = error.what();
       continue;

@@ -4,8 +4,10 @@
 
 #include "backend/backend.h"
 #include "backend/backend_test_util.h"
+#include "backend/boundary_layout.h"
 #include "backend/native/execution_planner.h"
 #include "backend/native/native_backend.h"
+#include "backend/sink_transposes.h"
 #include "frontend/onnx/onnx_test_support.h"
 #include "pass/fused_forms/decomposed_forms.h"
 
@@ -31,6 +33,22 @@ TEST_P(NativeFusedFormsTest, PlansOneKernelAndMatchesReference) {
   // Tighter than the default: the GELU approximations differ by about 1e-4 of the output.
   EXPECT_TRUE(testing::MatchesReference(*backend_, main, 0, 2, Tolerance{1e-5}));
 }
+
+// Channels-last boundaries: the transposes at the edges cancel through the block, which then
+// reads and writes channels-last memory in the same one kernel.
+using NativeChannelsLastFusedFormsTest = NativeFusedFormsTest;
+
+TEST_P(NativeChannelsLastFusedFormsTest, PlansOneKernelAndMatchesReference) {
+  const Function main = WithBoundaryLayouts(ImportOnnxFile((dir_ / (GetParam() + ".onnx")).string()).module.main(),
+                                            PartitionLayouts::Uniform(Layout::kChannelsLast));
+  const Function planned = SinkTransposes(FuseDecomposedFormsInPartition(WithPlainBody(main), NativeFusedForms()));
+  EXPECT_EQ(native::PlanFunction(planned).kernels.size(), 1u);
+  EXPECT_TRUE(testing::MatchesReference(*backend_, main, 0, 2, Tolerance{1e-5}));
+}
+
+INSTANTIATE_TEST_SUITE_P(TorchBlocks, NativeChannelsLastFusedFormsTest,
+                         ::testing::Values("squeeze_excitation", "squeeze_excitation_silu"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(TorchBlocks, NativeFusedFormsTest,
                          ::testing::Values("layer_norm", "layer_norm_no_affine", "rms_norm", "gelu_erf", "gelu_tanh",

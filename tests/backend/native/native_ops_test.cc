@@ -163,6 +163,12 @@ const std::vector<OpCase>& Cases() {
        "%c: Tensor[(6), f32]",
        "(nn.squeeze_excitation(%x, %w, %b, %v, %c), nn.squeeze_excitation(%x, %w, %b, %v, %c, activation=\"silu\", "
        "gate=\"hard_sigmoid\", gate_offset=0.4))"},
+      // Channels-last, with more channels than one pooling block and a partial second block.
+      {"squeeze_excitation_channels_last",
+       "%x: Tensor[(2, 3, 5, 70), f32], %w: Tensor[(6, 70, 1, 1), f32], %b: Tensor[(6), f32], "
+       "%v: Tensor[(70, 6, 1, 1), f32], %c: Tensor[(70), f32]",
+       "(nn.squeeze_excitation(%x, %w, %b, %v, %c, layout=\"NHWC\"), nn.squeeze_excitation(%x, %w, %b, %v, %c, "
+       "activation=\"silu\", gate=\"hard_sigmoid\", layout=\"NHWC\"))"},
       {"masked_softmax", "%x: Tensor[(2, 3, 7), f32], %m: Tensor[(3, 7), f32], %b: Tensor[(2, 1, 7), bool]",
        "(nn.masked_softmax(%x, %m, scale=0.5), nn.masked_softmax(%x, %b, masked_value=-3.0), nn.masked_softmax(%x))"},
       // Heads split from (batch, tokens, channels) with an additive mask and a relu epilogue;
