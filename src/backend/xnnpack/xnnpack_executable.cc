@@ -7,6 +7,9 @@
 #include <map>
 #include <mutex>
 
+#include <sys/uio.h>
+#include <unistd.h>
+
 #include "backend/xnnpack/openmp_thread_pool.h"
 #include "backend/xnnpack/xnnpack_status.h"
 #include "support/error.h"
@@ -28,7 +31,13 @@ bool Overlap(const Tensor& first, const Tensor& second) {
 bool ExtraBytesReadable(const void* data, size_t bytes) {
   constexpr uintptr_t kPageBytes = 4096;
   const uintptr_t last = reinterpret_cast<uintptr_t>(data) + (bytes == 0 ? 0 : bytes - 1);
-  return last / kPageBytes == (last + XNN_EXTRA_BYTES) / kPageBytes;
+  const uintptr_t beyond = last + XNN_EXTRA_BYTES;
+  if (last / kPageBytes == beyond / kPageBytes) return true;
+  // The kernel reads the address for us and reports a fault instead of raising one.
+  unsigned char byte = 0;
+  iovec local{&byte, 1};
+  iovec remote{reinterpret_cast<void*>(beyond), 1};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
 }
 
 ThreadPool SharedThreadPool(int threads) {

@@ -43,8 +43,10 @@ using ThreadPool = std::shared_ptr<std::remove_pointer_t<pthreadpool_t>>;
 using Runtime = std::unique_ptr<std::remove_pointer_t<xnn_runtime_t>, RuntimeDeleter>;
 
 // Whether the XNN_EXTRA_BYTES past the end of `bytes` bytes at `data`, which XNNPACK may read
-// from an input, are surely readable: memory is mapped in whole pages (4 KiB at least), so they
-// are when they share the page of the buffer's last byte. The bytes read there are never used.
+// from an input, are readable: memory is mapped in whole pages (4 KiB at least), so they are when
+// they share the page of the buffer's last byte; otherwise when the next page is (asked of the
+// kernel, about 1.5 us: a buffer inside a larger allocation, such as the executor's arena, often
+// ends on a page boundary). The bytes read there are never used.
 bool ExtraBytesReadable(const void* data, size_t bytes);
 
 // The process's pool of `threads` threads, shared by every executable compiled for that many

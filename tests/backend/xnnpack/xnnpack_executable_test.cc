@@ -125,6 +125,22 @@ TEST(XnnpackExecutableTest, BytesPastAnInputAreReadableOnlyWithinItsLastPage) {
   EXPECT_FALSE(xnnpack::ExtraBytesReadable(page_start + page - 8, 8));
 }
 
+// A buffer ending a page is followed by readable bytes when the next page is mapped readable
+// (inside a larger allocation), and not when it is a guard page.
+TEST(XnnpackExecutableTest, BytesPastAPageEndAreReadableWhenTheNextPageIs) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* mapping = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapping, MAP_FAILED);
+  auto* first_page = static_cast<std::byte*>(mapping);
+  EXPECT_TRUE(xnnpack::ExtraBytesReadable(first_page, page));
+  EXPECT_TRUE(xnnpack::ExtraBytesReadable(first_page + page - 8, 8));
+  ASSERT_EQ(mprotect(first_page + page, page, PROT_NONE), 0);
+  EXPECT_FALSE(xnnpack::ExtraBytesReadable(first_page, page));
+  EXPECT_FALSE(xnnpack::ExtraBytesReadable(first_page + page - 8, 8));
+  EXPECT_TRUE(xnnpack::ExtraBytesReadable(first_page, page - XNN_EXTRA_BYTES));
+  munmap(mapping, 2 * page);
+}
+
 // Whether or not a kernel of this machine reads past an input, one ending a page runs.
 TEST(XnnpackExecutableTest, AnInputEndingAPageIsNotReadPastItsEnd) {
   const Function function = ChannelsLastConvolution();
