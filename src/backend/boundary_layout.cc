@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "backend/sink_transposes.h"
 #include "ir/op_registry.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
@@ -11,9 +10,6 @@
 
 namespace collage {
 namespace {
-
-const std::vector<int64_t> kToChannelsLast = {0, 2, 3, 1};
-const std::vector<int64_t> kFromChannelsLast = {0, 3, 1, 2};
 
 bool IsRank4Tensor(const Type& type) {
   const TensorTypeNode* tensor = AsTensorType(type);
@@ -49,7 +45,7 @@ Expr ToPhysical(const Expr& value, const Type& type, Layout layout) {
     return MakeTuple(std::move(fields));
   }
   if (layout == Layout::kPlain || !IsRank4Tensor(type)) return value;
-  return CallOp("transpose", {value}, Attrs{{"axes", kToChannelsLast}});
+  return CallOp("transpose", {value}, Attrs{{"axes", kToChannelsLastAxes}});
 }
 
 // Replaces variables by expressions.
@@ -136,7 +132,7 @@ Function WithPlainBody(const Function& function) {
     const Var physical = MakeVar(param->name_hint, PhysicalType(type, layout));
     params.push_back(physical);
     if (layout != Layout::kPlain && IsRank4Tensor(type)) {
-      logical_of_param[param.get()] = CallOp("transpose", {physical}, Attrs{{"axes", kFromChannelsLast}});
+      logical_of_param[param.get()] = CallOp("transpose", {physical}, Attrs{{"axes", kFromChannelsLastAxes}});
     } else {
       logical_of_param[param.get()] = physical;
     }
@@ -147,7 +143,7 @@ Function WithPlainBody(const Function& function) {
   attrs.Erase(attr::kBoundaryLayout);
   const Function result = MakeFunction(std::move(params), body, std::move(attrs));
   InferType(result);
-  return SinkTransposes(result);
+  return result;
 }
 
 }  // namespace collage

@@ -18,6 +18,10 @@
 
 namespace collage {
 
+// The transpose axes from a rank-4 value's plain (NCHW) layout to channels-last (NHWC), and back.
+inline const std::vector<int64_t> kToChannelsLastAxes = {0, 2, 3, 1};
+inline const std::vector<int64_t> kFromChannelsLastAxes = {0, 3, 1, 2};
+
 // The boundary a Primitive function's attributes name; throws Error naming the attribute's
 // value when it is not one.
 PartitionLayouts BoundaryLayoutsOf(const Attrs& attrs);
@@ -39,8 +43,7 @@ std::vector<Shape> BoundaryResultShapes(const Function& function);
 // For backends that compute only in the plain layout: a type-checked function equivalent to
 // `function` whose parameters and results are the physical buffers of its boundary, converted
 // by transposes at the edges (which fusing code generators fold into the first and last
-// kernels), sunk past element-wise ops so that they cancel where only such ops lie between a
-// parameter and a result (SinkTransposes); `function` itself when the boundary is plain. The
+// kernels, or cancel after SinkTransposes); `function` itself when the boundary is plain. The
 // result carries no BoundaryLayout attribute. Throws Error for a channel-blocked side.
 Function WithPlainBody(const Function& function);
 

@@ -4,27 +4,22 @@
 #include <optional>
 #include <vector>
 
+#include "backend/boundary_layout.h"
 #include "ir/op_registry.h"
 #include "ir/type_inference.h"
 #include "ir/visitor.h"
+#include "op/transpose_permutation.h"
 
 namespace collage {
 namespace {
 
-// A transpose's permutation, explicit and non-negative; nullopt when the rank is unknown.
+// A transpose's permutation, explicit and non-negative; nullopt when `axes` is empty and the
+// rank unknown.
 std::optional<std::vector<int64_t>> PermutationOf(const CallNode& transpose) {
-  std::vector<int64_t> axes = transpose.attrs.GetInts("axes");
-  int64_t rank = static_cast<int64_t>(axes.size());
-  if (axes.empty()) {
-    const TensorTypeNode* data = AsTensorType(transpose.args[0]->checked_type());
-    if (data == nullptr) return std::nullopt;
-    rank = static_cast<int64_t>(data->shape.size());
-    for (int64_t axis = rank - 1; axis >= 0; --axis) axes.push_back(axis);
-  }
-  for (int64_t& axis : axes) {
-    if (axis < 0) axis += rank;
-  }
-  return axes;
+  const std::vector<int64_t>& axes = transpose.attrs.GetInts("axes");
+  const TensorTypeNode* data = AsTensorType(transpose.args[0]->checked_type());
+  if (axes.empty() && data == nullptr) return std::nullopt;
+  return TransposePermutation(static_cast<int64_t>(axes.empty() ? data->shape.size() : axes.size()), axes);
 }
 
 bool IsIdentity(const std::vector<int64_t>& permutation) {
@@ -95,20 +90,19 @@ class TransposeSinker final : public ExprMutator {
   }
 
  private:
-  // An op with a `layout` attribute that reads its data from a channels-last to plain transpose
-  // reads the channels-last data itself, and its result is transposed the same way.
+  // nn.squeeze_excitation reading its data from a channels-last to plain transpose reads the
+  // channels-last data itself (its `layout` attribute), and its result is transposed the same way.
   static Expr ReadChannelsLast(const Call& call) {
-    const std::vector<int64_t> from_channels_last = {0, 3, 1, 2};
     const CallNode* transpose = AsCallOf(call->args[0], "transpose");
     if (transpose == nullptr || call->attrs.GetString("layout") != "NCHW") return call;
     const std::optional<std::vector<int64_t>> axes = PermutationOf(*transpose);
-    if (!axes || *axes != from_channels_last) return call;
+    if (!axes || *axes != kFromChannelsLastAxes) return call;
     std::vector<Expr> args = call->args;
     args[0] = transpose->args[0];
     Attrs attrs = call->attrs;
     attrs.Set("layout", std::string("NHWC"));
     return CallOp("transpose", {MakeCall(call->callee, std::move(args), std::move(attrs))},
-                  Attrs{{"axes", from_channels_last}});
+                  Attrs{{"axes", kFromChannelsLastAxes}});
   }
 
   // transpose(transpose(x, inner), outer): output axis i is x's axis inner[outer[i]].

@@ -10,6 +10,7 @@
 #include "op/nn_common.h"
 #include "ir/op_registry.h"
 #include "op/slice_range.h"
+#include "op/transpose_permutation.h"
 #include "op/type_relation_util.h"
 
 namespace collage {
@@ -82,8 +83,9 @@ void RegisterReshape(OpRegistry& registry) {
       });
 }
 
-// The permutation of the axes attribute (reversed dimensions when empty).
-std::vector<int64_t> Permutation(int64_t rank, const std::vector<int64_t>& axes) {
+}  // namespace
+
+std::vector<int64_t> TransposePermutation(int64_t rank, const std::vector<int64_t>& axes) {
   if (axes.empty()) {
     std::vector<int64_t> reversed;
     for (int64_t d = rank - 1; d >= 0; --d) reversed.push_back(d);
@@ -96,6 +98,8 @@ std::vector<int64_t> Permutation(int64_t rank, const std::vector<int64_t>& axes)
   return NormalizeDistinctAxes(axes, rank, "axes");
 }
 
+namespace {
+
 void RegisterTranspose(OpRegistry& registry) {
   registry.Register("transpose")
       .Describe("permutes dimensions: output dimension i is input dimension axes[i]")
@@ -105,12 +109,12 @@ void RegisterTranspose(OpRegistry& registry) {
       .Relation([](const std::vector<Type>& arg_types, const Attrs& attrs) -> Type {
         const TensorTypeNode& data = ExpectTensorArg(arg_types, 0, "data");
         Shape shape;
-        for (int64_t axis : Permutation(Rank(data), attrs.GetInts("axes"))) shape.push_back(data.shape[axis]);
+        for (int64_t axis : TransposePermutation(Rank(data), attrs.GetInts("axes"))) shape.push_back(data.shape[axis]);
         return TensorType(data.dtype, shape);
       })
       .Kernel([](const std::vector<Tensor>& args, const Attrs& attrs, const Type& result_type) {
         const Tensor& data = args[0];
-        const std::vector<int64_t> permutation = Permutation(data.rank(), attrs.GetInts("axes"));
+        const std::vector<int64_t> permutation = TransposePermutation(data.rank(), attrs.GetInts("axes"));
         Tensor output = AllocateResult(result_type);
         std::vector<int64_t> input_index(permutation.size());
         for (int64_t i = 0; i < output.NumElements(); ++i) {

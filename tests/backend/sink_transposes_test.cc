@@ -38,7 +38,7 @@ def @main(%x: Tensor[(1, 6, 5, 4), f32], %b: Tensor[(6), f32]) {
 }
 )");
   const Function channels_last = WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast));
-  const Function plain_body = WithPlainBody(channels_last);
+  const Function plain_body = SinkTransposes(WithPlainBody(channels_last));
   EXPECT_EQ(CountCalls(plain_body, "transpose"), 0) << PrintExpr(plain_body);
   for (const Expr& expr : PostOrder(plain_body->body)) {
     if (const CallNode* bias_add = AsCallOf(expr, "nn.bias_add")) {
