@@ -272,9 +272,9 @@ std::string EmitBroadcastTo(const ElementCall& c) { return c.Return(c.Broadcast(
 const std::map<std::string, ElementEmitter>& Emitters() {
   static const std::map<std::string, ElementEmitter> emitters = {
       {"nn.relu", Unary("x < 0.0f ? 0.0f : x", "x < 0 ? int64_t{0} : x")},
-      {"sigmoid", Unary("1.0f / (1.0f + native::Exp(-x))")},
+      {"sigmoid", Unary("native::Sigmoid(x)")},
       {"tanh", Unary("native::Tanh(x)")},
-      {"nn.silu", Unary("x / (1.0f + native::Exp(-x))")},
+      {"nn.silu", Unary("x * native::Sigmoid(x)")},
       {"nn.hard_swish", Unary("x * native::Min(native::Max(x * (1.0f / 6.0f) + 0.5f, 0.0f), 1.0f)")},
       {"erf", Unary("native::Erf(x)")},
       {"exp", Unary("native::Exp(x)")},

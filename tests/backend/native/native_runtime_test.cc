@@ -57,6 +57,27 @@ TEST(NativeRuntimeTest, ExpOverflowsUnderflowsAndKeepsNaN) {
   }
 }
 
+TEST(NativeRuntimeTest, SigmoidIsWithinItsStatedErrorEverywhere) {
+  double worst = 0;
+  for (int step = -870000; step <= 870000; ++step) {
+    const float x = static_cast<float>(step) * 1e-4f;  // [-87, 87]
+    const double expected = 1.0 / (1.0 + std::exp(-static_cast<double>(x)));
+    worst = std::max(worst, std::fabs(static_cast<double>(native::Sigmoid(x)) - expected) / expected);
+  }
+  EXPECT_LT(worst, 2e-7);
+}
+
+TEST(NativeRuntimeTest, SigmoidSaturatesAndKeepsNaN) {
+  constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(std::isnan(native::Sigmoid(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(native::Sigmoid(kInfinity), 1.0f);
+  EXPECT_EQ(native::Sigmoid(-kInfinity), 0.0f);
+  EXPECT_EQ(native::Sigmoid(-88.0f), 0.0f);
+  EXPECT_EQ(native::Sigmoid(0.0f), 0.5f);
+  EXPECT_EQ(native::Sigmoid(20.0f), 1.0f);
+  EXPECT_NEAR(native::Sigmoid(-20.0f), 2.0611536e-9f, 2e-7 * 2.0611536e-9f);
+}
+
 TEST(NativeRuntimeTest, TanhIsWithinItsStatedErrorEverywhere) {
   double worst_absolute = 0;
   double worst_relative = 0;

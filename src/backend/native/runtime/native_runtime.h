@@ -247,6 +247,24 @@ NATIVE_INLINE float Exp(float x) {
   return x == x ? result : x;
 }
 
+// The logistic function 1 / (1 + e^-x) within 2e-7 relative, vectorizable, with about half the
+// work of going through Exp: e = e^-|x| lies in (0, 1], so one power-of-two factor scales it and
+// nothing overflows; sigmoid(-|x|) = e / (1 + e) and sigmoid(|x|) = 1 - that. Below
+// sigmoid(-87) ~ 1.6e-38 the result is 0. NaN stays NaN.
+NATIVE_INLINE float Sigmoid(float x) {
+  const float magnitude = std::fabs(x);
+  const float z = magnitude > 87.0f ? -87.0f : -magnitude;
+  const float n = std::floor(z * 1.44269504088896341f + 0.5f);
+  const float r = (z - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
+  constexpr float kInverseFactorials[] = {1.0f,        1.0f,         1.0f / 2,    1.0f / 6,
+                                          1.0f / 24,   1.0f / 120,   1.0f / 720,  1.0f / 5040};
+  float p = kInverseFactorials[7];
+  for (int i = 6; i >= 0; --i) p = p * r + kInverseFactorials[i];
+  const float e = p * std::bit_cast<float>((static_cast<int32_t>(n) + 127) << 23);
+  const float negative_side = magnitude > 87.0f ? 0.0f : e / (1.0f + e);
+  return x > 0.0f ? 1.0f - negative_side : negative_side;
+}
+
 // tanh within 1e-7 absolute and 4e-7 relative, vectorizable: below |x| = 0.25 its odd Taylor
 // polynomial to x^9 (truncation below 1e-8 relative), above 1 - 2 / (e^2|x| + 1) with the sign
 // of x. NaN stays NaN, -0 stays -0, +-inf give +-1.

@@ -75,7 +75,7 @@ NATIVE_INLINE void SqueezeExcitation(const SqueezeExcitationShape& s, const floa
     float* sample = scale + n * s.channels;
     for (int64_t r = 0; r < s.reduced; ++r) {
       const float x = reduce_bias[r] + Dot(s.channels, reduce_weight + r * s.channels, sample);
-      hidden.data()[r] = Silu ? x / (1.0f + Exp(-x)) : (x > 0.0f ? x : 0.0f);
+      hidden.data()[r] = Silu ? x * Sigmoid(x) : (x > 0.0f ? x : 0.0f);
     }
     for (int64_t c = 0; c < s.channels; ++c) {
       const float x = expand_bias[c] + Dot(s.reduced, expand_weight + c * s.reduced, hidden.data());
@@ -83,7 +83,7 @@ NATIVE_INLINE void SqueezeExcitation(const SqueezeExcitationShape& s, const floa
         const float linear = x * gate_slope + gate_offset;
         sample[c] = linear < 0.0f ? 0.0f : (linear > 1.0f ? 1.0f : linear);
       } else {
-        sample[c] = 1.0f / (1.0f + Exp(-x));
+        sample[c] = Sigmoid(x);
       }
     }
   }
