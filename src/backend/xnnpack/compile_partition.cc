@@ -7,6 +7,7 @@
 #include "backend/xnnpack/bias_fusion.h"
 #include "backend/xnnpack/op_table.h"
 #include "backend/xnnpack/partition_body.h"
+#include "backend/xnnpack/partition_steps.h"
 #include "backend/xnnpack/subgraph_builder.h"
 #include "backend/xnnpack/support_rules.h"
 #include "backend/xnnpack/xnnpack_executable.h"
@@ -43,45 +44,40 @@ void CheckBody(const std::vector<Expr>& post_order) {
   }
 }
 
-// The source of each flattened result. Computed results get the external value ids after the
-// parameters' (recorded in `result_ids`); repeats, parameters and constants are host copies.
-std::vector<OutputSource> PlanOutputs(const Function& function, const std::vector<Expr>& results,
-                                      std::unordered_map<const ExprNode*, uint32_t>& result_ids) {
-  std::vector<OutputSource> outputs;
-  uint32_t next_id = static_cast<uint32_t>(function->params.size());
-  std::unordered_map<const ExprNode*, size_t> first_output;
-  for (const Expr& result : results) {
-    OutputSource source;
-    source.shape = AsTensorType(result->checked_type())->shape;
-    if (const auto* constant = As<ConstantNode>(result)) {
-      source.kind = OutputSource::Kind::kConstant;
-      source.constant = constant->data;
-    } else if (As<VarNode>(result)) {
-      source.kind = OutputSource::Kind::kParameter;
-      const auto param = std::find_if(function->params.begin(), function->params.end(),
-                                      [&](const Var& p) { return p.get() == result.get(); });
-      source.index = static_cast<size_t>(param - function->params.begin());
-    } else if (const auto seen = first_output.find(result.get()); seen != first_output.end()) {
-      source.kind = OutputSource::Kind::kSameAs;
-      source.index = seen->second;
-    } else {
-      source.external_id = next_id++;
-      result_ids[result.get()] = source.external_id;
-      first_output[result.get()] = outputs.size();
-    }
-    outputs.push_back(std::move(source));
-  }
-  return outputs;
-}
-
-void DefineNodes(SubgraphBuilder& builder, const std::vector<Expr>& post_order, const BiasFusion& fusion) {
-  for (const Expr& expr : post_order) {
-    const auto* call = As<CallNode>(expr);
-    if (!call || fusion.add_of_producer.count(call)) continue;  // a fused producer is defined at its add
+void DefineNodes(SubgraphBuilder& builder, const std::vector<const CallNode*>& calls, const BiasFusion& fusion) {
+  for (const CallNode* call : calls) {
     const auto fused = fusion.producer_of_add.find(call);
     const CallNode& defined = fused == fusion.producer_of_add.end() ? *call : *fused->second;
     FindOp(defined.op()->name)->define(builder, defined);
   }
+}
+
+// The runtime of `step`, its static data added to `static_data`.
+CompiledStep CompileRuntimeStep(const RuntimeStep& step, const BiasFusion& fusion, const ThreadPool& pool,
+                                StaticData& static_data) {
+  CompiledStep compiled;
+  std::unordered_map<const ExprNode*, uint32_t> output_ids;
+  const auto external_count = static_cast<uint32_t>(step.inputs.size() + step.outputs.size());
+  for (size_t k = 0; k < step.outputs.size(); ++k) {
+    output_ids[step.outputs[k].first] = static_cast<uint32_t>(step.inputs.size() + k);
+  }
+  SubgraphBuilder builder(external_count, fusion, output_ids);
+  for (size_t k = 0; k < step.inputs.size(); ++k) {
+    builder.DefineInput(*step.inputs[k].first, static_cast<uint32_t>(k));
+    compiled.externals.emplace_back(static_cast<uint32_t>(k), step.inputs[k].second);
+  }
+  for (size_t k = 0; k < step.outputs.size(); ++k) {
+    compiled.externals.emplace_back(static_cast<uint32_t>(step.inputs.size() + k), step.outputs[k].second);
+  }
+  DefineNodes(builder, step.calls, fusion);
+  xnn_runtime_t runtime = nullptr;
+  // The yield flag matters only where XNNPACK runs on libpthreadpool's workers
+  // (openmp_thread_pool.h): they then sleep after each run instead of polling.
+  CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), XNN_FLAG_YIELD_WORKERS, &runtime),
+              "xnn_create_runtime_v2");
+  compiled.runtime = Runtime(runtime);
+  for (auto& data : builder.TakeStaticData()) static_data.push_back(std::move(data));
+  return compiled;
 }
 
 }  // namespace
@@ -94,22 +90,24 @@ std::unique_ptr<Executable> CompilePartition(const Function& function, int threa
   std::vector<Shape> input_shapes = CheckParameters(function);
   const std::vector<Expr> results = FlattenResults(function->body);
   const BiasFusion fusion = PlanBiasFusion(post_order, CountUses(post_order, results));
+  PartitionSteps plan = PlanPartitionSteps(function, post_order, results, fusion);
 
-  std::unordered_map<const ExprNode*, uint32_t> result_ids;
-  std::vector<OutputSource> outputs = PlanOutputs(function, results, result_ids);
-  SubgraphBuilder builder(static_cast<uint32_t>(function->params.size() + result_ids.size()), fusion, result_ids);
-  for (size_t i = 0; i < function->params.size(); ++i)
-    builder.DefineInput(*function->params[i], static_cast<uint32_t>(i));
-  DefineNodes(builder, post_order, fusion);
-
-  ThreadPool pool = SharedThreadPool(std::max(threads, 1));
-  xnn_runtime_t runtime = nullptr;
-  // The yield flag matters only where XNNPACK runs on libpthreadpool's workers
-  // (openmp_thread_pool.h): they then sleep after each run instead of polling.
-  CheckStatus(xnn_create_runtime_v2(builder.subgraph(), pool.get(), XNN_FLAG_YIELD_WORKERS, &runtime),
-              "xnn_create_runtime_v2");
-  return std::make_unique<XnnpackExecutable>(std::move(pool), builder.TakeStaticData(), Runtime(runtime),
-                                             std::move(input_shapes), std::move(outputs), BoundaryLayoutsOf(function).parameters);
+  threads = std::max(threads, 1);
+  ThreadPool pool = SharedThreadPool(threads);
+  StaticData static_data;
+  std::vector<CompiledStep> steps;
+  for (const PartitionStep& step : plan.steps) {
+    if (step.is_host) {
+      CompiledStep host;
+      host.host = step.host;
+      steps.push_back(std::move(host));
+    } else {
+      steps.push_back(CompileRuntimeStep(step.runtime, fusion, pool, static_data));
+    }
+  }
+  return std::make_unique<XnnpackExecutable>(std::move(pool), std::move(static_data), std::move(steps),
+                                             std::move(plan.scratch_elements), std::move(input_shapes),
+                                             std::move(plan.outputs), BoundaryLayoutsOf(function).parameters, threads);
 }
 
 }  // namespace collage::xnnpack

@@ -23,13 +23,13 @@ SubgraphBuilder::~SubgraphBuilder() {
   if (subgraph_) xnn_delete_subgraph(subgraph_);
 }
 
-void SubgraphBuilder::DefineInput(const VarNode& param, uint32_t external_id) {
-  const std::vector<size_t> dims = Dims(SubgraphShape(AsTensorType(param.checked_type())->shape));
+void SubgraphBuilder::DefineInput(const ExprNode& value, uint32_t external_id) {
+  const std::vector<size_t> dims = Dims(SubgraphShape(AsTensorType(value.checked_type())->shape));
   uint32_t id = XNN_INVALID_VALUE_ID;
   CheckStatus(xnn_define_tensor_value(subgraph_, xnn_datatype_fp32, dims.size(), dims.data(), nullptr, external_id,
                                       XNN_VALUE_FLAG_EXTERNAL_INPUT, &id),
-              "defining input %" + param.name_hint);
-  values_[&param] = id;
+              "defining the input " + DescribeExpr(value));
+  values_[&value] = id;
 }
 
 uint32_t SubgraphBuilder::ValueOf(const Expr& expr) const {

@@ -1,7 +1,8 @@
-// Builds the one XNNPACK subgraph of a partition: owns the xnn_subgraph_t, maps IR values to
-// XNNPACK value ids (rank-4 values in NHWC, see layout.h), keeps static data (constants,
-// repacked weights) alive, and knows which calls are results (external outputs) and which
-// conv2d/dense calls carry a fused bias. The node definers of each op family call into it.
+// Builds the XNNPACK subgraph of one runtime step of a partition (partition_steps.h): owns the
+// xnn_subgraph_t, maps IR values to XNNPACK value ids (rank-4 values in NHWC, see layout.h),
+// keeps static data (constants, repacked weights) alive, and knows which calls leave the
+// runtime (external outputs) and which conv2d/dense calls carry a fused bias. The node definers
+// of each op family call into it.
 #pragma once
 
 #include <xnnpack.h>
@@ -27,7 +28,7 @@ using StaticData = std::vector<std::unique_ptr<std::vector<float>>>;
 
 class SubgraphBuilder {
  public:
-  // `result_ids`: the external value id of each call the partition returns.
+  // `result_ids`: the external value id of each call whose value leaves the runtime.
   SubgraphBuilder(uint32_t external_value_count, const BiasFusion& fusion,
                   std::unordered_map<const ExprNode*, uint32_t> result_ids);
   ~SubgraphBuilder();
@@ -36,8 +37,9 @@ class SubgraphBuilder {
 
   xnn_subgraph_t subgraph() const { return subgraph_; }
 
-  // Defines parameter `param` as external input `external_id`.
-  void DefineInput(const VarNode& param, uint32_t external_id);
+  // Defines `value` (a parameter, or a call another step computes) as external input
+  // `external_id`.
+  void DefineInput(const ExprNode& value, uint32_t external_id);
 
   // The value id of an already defined parameter or call.
   uint32_t ValueOf(const Expr& expr) const;

@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "backend/xnnpack/host_binary_ops.h"
 #include "backend/xnnpack/openmp_thread_pool.h"
 #include "backend/xnnpack/xnnpack_status.h"
 #include "support/error.h"
@@ -55,17 +56,25 @@ ThreadPool SharedThreadPool(int threads) {
   return pool;
 }
 
-XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, Runtime runtime,
-                                     std::vector<Shape> input_shapes, std::vector<OutputSource> outputs,
-                                     Layout boundary_layout)
+XnnpackExecutable::XnnpackExecutable(ThreadPool pool, StaticData static_data, std::vector<CompiledStep> steps,
+                                     std::vector<int64_t> scratch_elements, std::vector<Shape> input_shapes,
+                                     std::vector<OutputSource> outputs, Layout boundary_layout, int threads)
     : pool_(std::move(pool)),
       static_data_(std::move(static_data)),
-      runtime_(std::move(runtime)),
+      steps_(std::move(steps)),
       input_shapes_(std::move(input_shapes)),
       outputs_(std::move(outputs)),
       boundary_layout_(boundary_layout),
+      threads_(threads),
       input_staging_(input_shapes_.size()),
-      output_staging_(outputs_.size()) {}
+      output_staging_(outputs_.size()),
+      input_buffers_(input_shapes_.size(), nullptr),
+      output_buffers_(outputs_.size(), nullptr) {
+  // XNNPACK may read XNN_EXTRA_BYTES past the end of a value a runtime reads.
+  for (int64_t elements : scratch_elements) {
+    scratch_.emplace_back(static_cast<size_t>(elements) + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+  }
+}
 
 void XnnpackExecutable::CheckBuffers(std::span<const Tensor> inputs, std::span<Tensor> outputs) const {
   if (inputs.size() != input_shapes_.size() || outputs.size() != outputs_.size()) {
@@ -109,37 +118,67 @@ void* XnnpackExecutable::OutputBuffer(size_t i, Tensor& output, std::span<const 
   return staging.data();
 }
 
+void* XnnpackExecutable::Resolve(const BufferRef& buffer) {
+  switch (buffer.kind) {
+    case BufferRef::Kind::kInput:
+      return input_buffers_[buffer.index];
+    case BufferRef::Kind::kOutput:
+      return output_buffers_[buffer.index];
+    case BufferRef::Kind::kScratch:
+      return scratch_[buffer.index].data();
+  }
+  return nullptr;
+}
+
+bool XnnpackExecutable::RunRuntime(CompiledStep& step) {
+  std::vector<xnn_external_value> externals;
+  std::vector<void*> buffers;
+  for (const auto& [id, buffer] : step.externals) {
+    externals.push_back({id, Resolve(buffer)});
+    buffers.push_back(externals.back().data);
+  }
+  if (buffers != step.bound) {
+    CheckStatus(xnn_setup_runtime(step.runtime.get(), externals.size(), externals.data()), "xnn_setup_runtime");
+    step.bound = std::move(buffers);
+  }
+  const int64_t loops_before = LoopsRunOnOpenMpThreads();
+  CheckStatus(xnn_invoke_runtime(step.runtime.get()), "xnn_invoke_runtime");
+  return LoopsRunOnOpenMpThreads() != loops_before;
+}
+
 void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) {
   CheckBuffers(inputs, outputs);
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<xnn_external_value> externals;
-  for (size_t i = 0; i < inputs.size(); ++i) externals.push_back({static_cast<uint32_t>(i), InputBuffer(i, inputs[i])});
-  std::vector<void*> computed_outputs(outputs_.size(), nullptr);
+  for (size_t i = 0; i < inputs.size(); ++i) input_buffers_[i] = InputBuffer(i, inputs[i]);
   for (size_t i = 0; i < outputs_.size(); ++i) {
-    if (outputs_[i].kind != OutputSource::Kind::kComputed) continue;
-    computed_outputs[i] = OutputBuffer(i, outputs[i], inputs);
-    externals.push_back({outputs_[i].external_id, computed_outputs[i]});
+    const OutputSource& source = outputs_[i];
+    const bool written_in_place =
+        source.kind == OutputSource::Kind::kComputed && source.buffer.kind == BufferRef::Kind::kOutput;
+    output_buffers_[i] = written_in_place ? OutputBuffer(i, outputs[i], inputs) : nullptr;
   }
-  std::vector<void*> buffers;
-  for (const xnn_external_value& external : externals) buffers.push_back(external.data);
-  if (buffers != bound_) {
-    CheckStatus(xnn_setup_runtime(runtime_.get(), externals.size(), externals.data()), "xnn_setup_runtime");
-    bound_ = std::move(buffers);
+  bool any_runtime = false;
+  bool loops_came_here = false;
+  for (CompiledStep& step : steps_) {
+    if (step.runtime) {
+      any_runtime = true;
+      loops_came_here = RunRuntime(step) || loops_came_here;
+    } else {
+      const HostStep& host = step.host;
+      RunHostBinary(host.binary, static_cast<const float*>(Resolve(host.lhs)),
+                    static_cast<const float*>(Resolve(host.rhs)), static_cast<float*>(Resolve(host.out)), threads_);
+    }
   }
   // No loop came here: XNNPACK was bound to libpthreadpool before this program was loaded (a
-  // Python process that imported torch first), and the runtime's last operator, when small, ran
+  // Python process that imported torch first), and a runtime's last operator, when small, ran
   // on the calling thread without the yield flag reaching the library's workers.
-  const int64_t loops_before = LoopsRunOnOpenMpThreads();
-  CheckStatus(xnn_invoke_runtime(runtime_.get()), "xnn_invoke_runtime");
-  if (LoopsRunOnOpenMpThreads() == loops_before) ParkLibraryWorkers(pool_.get());
+  if (any_runtime && !loops_came_here) ParkLibraryWorkers(pool_.get());
   for (size_t i = 0; i < outputs_.size(); ++i) {
     const OutputSource& source = outputs_[i];
     void* target = outputs[i].raw_data();
     switch (source.kind) {
       case OutputSource::Kind::kComputed:
-        if (computed_outputs[i] != target) {
-          ConvertLayout(computed_outputs[i], Layout::kChannelsLast, target, boundary_layout_, source.shape,
-                        sizeof(float));
+        if (void* computed = Resolve(source.buffer); computed != target) {
+          ConvertLayout(computed, Layout::kChannelsLast, target, boundary_layout_, source.shape, sizeof(float));
         }
         break;
       case OutputSource::Kind::kParameter:

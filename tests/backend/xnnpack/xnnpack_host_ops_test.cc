@@ -1,0 +1,216 @@
+// The xnnpack backend's host binary ops: large same-shape adds, subtracts and multiplies, and
+// multiplies by a per-channel gate, split
+// the partition into XNNPACK runtimes with the executable's own loop between them
+// (host_binary_ops.h, partition_steps.h). Checked: the step plan (which calls run where, which
+// values pass through scratch buffers and when a buffer is reused), the loop on its own, and
+// whole partitions against the reference interpreter in the plain and channels-last layouts.
+#ifdef COLLAGE_WITH_XNNPACK
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "backend/backend_test_util.h"
+#include "backend/boundary_layout.h"
+#include "backend/xnnpack/bias_fusion.h"
+#include "backend/xnnpack/host_binary_ops.h"
+#include "backend/xnnpack/partition_body.h"
+#include "backend/xnnpack/partition_steps.h"
+#include "backend/xnnpack/xnnpack_backend.h"
+#include "backend/xnnpack/xnnpack_test_graphs.h"
+#include "ir/visitor.h"
+
+namespace collage {
+namespace {
+
+using testing::MatchesReference;
+using testing::xnnpack::Conv2D;
+using testing::xnnpack::Conv2DParams;
+using testing::xnnpack::RandomConstant;
+using testing::xnnpack::TypedFunction;
+
+Type F32(Shape shape) { return TensorType(DType::kF32, std::move(shape)); }
+
+// conv 1x1 + bias, x * sigmoid(x), conv 1x1, and the residual sum of both products' results:
+// on [1, channels, 32, 32] the multiply and the add have 1024 x channels elements.
+struct SiluBlock {
+  Var x;
+  Expr multiply;  // x * sigmoid(x) of the first convolution
+  Expr sum;       // second convolution + multiply
+};
+
+SiluBlock MakeSiluBlock(int64_t channels) {
+  SiluBlock block{MakeVar("x", F32({1, channels, 32, 32})), {}, {}};
+  const Conv2DParams pointwise{channels, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1};
+  Expr convolved = CallOp("nn.bias_add", {Conv2D(block.x, channels, pointwise, 1), RandomConstant({channels}, 2)});
+  block.multiply = CallOp("multiply", {convolved, CallOp("sigmoid", {convolved})});
+  block.sum = CallOp("add", {Conv2D(block.multiply, channels, pointwise, 3), block.multiply});
+  return block;
+}
+
+xnnpack::PartitionSteps PlanOf(const Function& function) {
+  const std::vector<Expr> post_order = PostOrder(function->body, false);
+  const std::vector<Expr> results = xnnpack::FlattenResults(function->body);
+  const xnnpack::BiasFusion fusion = xnnpack::PlanBiasFusion(post_order, xnnpack::CountUses(post_order, results));
+  return xnnpack::PlanPartitionSteps(function, post_order, results, fusion);
+}
+
+bool IsScratch(const xnnpack::BufferRef& buffer) { return buffer.kind == xnnpack::BufferRef::Kind::kScratch; }
+
+TEST(XnnpackHostOpsTest, LargeSameShapeProductsAndSumsRunBetweenRuntimes) {
+  const SiluBlock block = MakeSiluBlock(16);
+  const Function function = TypedFunction({block.x}, block.sum);
+  const xnnpack::PartitionSteps plan = PlanOf(function);
+  ASSERT_EQ(plan.steps.size(), 4u);
+  // conv + bias and sigmoid; the multiply; the second convolution; the add.
+  EXPECT_FALSE(plan.steps[0].is_host);
+  EXPECT_EQ(plan.steps[0].runtime.calls.size(), 2u);
+  EXPECT_TRUE(plan.steps[1].is_host);
+  EXPECT_EQ(plan.steps[1].host.binary.op, xnnpack::HostBinaryOp::kMultiply);
+  EXPECT_FALSE(plan.steps[2].is_host);
+  EXPECT_TRUE(plan.steps[3].is_host);
+  EXPECT_EQ(plan.steps[3].host.binary.op, xnnpack::HostBinaryOp::kAdd);
+  EXPECT_EQ(plan.steps[3].host.binary.elements, 16 * 32 * 32);
+
+  // The first runtime hands the convolution and its sigmoid to the multiply in scratch buffers.
+  ASSERT_EQ(plan.steps[0].runtime.outputs.size(), 2u);
+  EXPECT_TRUE(IsScratch(plan.steps[1].host.lhs));
+  EXPECT_TRUE(IsScratch(plan.steps[1].host.rhs));
+  EXPECT_NE(plan.steps[1].host.lhs.index, plan.steps[1].host.rhs.index);
+  // The product is read by the second runtime and by the add: a buffer of its own.
+  const xnnpack::BufferRef product = plan.steps[1].host.out;
+  ASSERT_TRUE(IsScratch(product));
+  EXPECT_NE(product.index, plan.steps[1].host.lhs.index);
+  EXPECT_NE(product.index, plan.steps[1].host.rhs.index);
+  ASSERT_EQ(plan.steps[2].runtime.inputs.size(), 1u);
+  EXPECT_EQ(plan.steps[2].runtime.inputs[0].second.index, product.index);
+  // The second convolution reuses a buffer the multiply has finished reading.
+  ASSERT_EQ(plan.steps[2].runtime.outputs.size(), 1u);
+  const xnnpack::BufferRef convolved = plan.steps[2].runtime.outputs[0].second;
+  ASSERT_TRUE(IsScratch(convolved));
+  EXPECT_TRUE(convolved.index == plan.steps[1].host.lhs.index || convolved.index == plan.steps[1].host.rhs.index);
+  EXPECT_EQ(plan.scratch_elements.size(), 3u);
+  // The sum is the partition's output, written in place.
+  EXPECT_EQ(plan.steps[3].host.out.kind, xnnpack::BufferRef::Kind::kOutput);
+  EXPECT_EQ(plan.outputs[0].buffer.kind, xnnpack::BufferRef::Kind::kOutput);
+}
+
+TEST(XnnpackHostOpsTest, SmallProductsAndConstantOperandsStayInTheRuntime) {
+  const SiluBlock small = MakeSiluBlock(2);  // 2048 elements
+  EXPECT_EQ(PlanOf(TypedFunction({small.x}, small.sum)).steps.size(), 1u);
+  Var x = MakeVar("x", F32({1, 16, 32, 32}));
+  const Function scaled = TypedFunction({x}, CallOp("multiply", {CallOp("nn.relu", {x}), RandomConstant({1, 16, 32, 32}, 5)}));
+  EXPECT_EQ(PlanOf(scaled).steps.size(), 1u);
+}
+
+TEST(XnnpackHostOpsTest, SiluBlockMatchesTheReferenceInBothLayouts) {
+  const SiluBlock block = MakeSiluBlock(16);
+  const Function function = TypedFunction({block.x}, block.sum);
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), function));
+  const Function channels_last = WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast));
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), channels_last, 1));
+}
+
+TEST(XnnpackHostOpsTest, AHostResultReadLaterIsCopiedOutOfItsScratchBuffer) {
+  const SiluBlock block = MakeSiluBlock(16);
+  const Function function = TypedFunction({block.x}, MakeTuple({block.multiply, block.sum}));
+  const xnnpack::PartitionSteps plan = PlanOf(function);
+  ASSERT_EQ(plan.outputs.size(), 2u);
+  EXPECT_TRUE(IsScratch(plan.outputs[0].buffer));
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), function));
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(),
+                               WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast)), 2));
+}
+
+TEST(XnnpackHostOpsTest, AHostOpOnThePartitionsInputsAlone) {
+  Var a = MakeVar("a", F32({1, 8, 48, 48}));
+  Var b = MakeVar("b", F32({1, 8, 48, 48}));
+  const Function function = TypedFunction({a, b}, CallOp("subtract", {a, b}));
+  const xnnpack::PartitionSteps plan = PlanOf(function);
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_TRUE(plan.steps[0].is_host);
+  EXPECT_EQ(plan.steps[0].host.lhs.kind, xnnpack::BufferRef::Kind::kInput);
+  EXPECT_EQ(plan.steps[0].host.rhs.index, 1u);
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), function));
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(),
+                               WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast)), 3));
+}
+
+// relu(x) multiplied by the squeeze-and-excitation-like gate sigmoid(mean over its pixels), the
+// gate on the left or the right; per sample, or one for all samples.
+Function GatedFunction(int64_t samples, bool gate_first, bool shared_gate) {
+  Var x = MakeVar("x", F32({samples, 16, 32, 32}));
+  Expr activated = CallOp("nn.relu", {x});
+  Expr gate = CallOp("sigmoid", {CallOp("nn.global_avg_pool2d", {activated})});
+  Var shared = MakeVar("gate", F32({1, 16, 1, 1}));
+  const Expr& used_gate = shared_gate ? Expr(CallOp("sigmoid", {shared})) : gate;
+  Expr product = gate_first ? CallOp("multiply", {used_gate, activated}) : CallOp("multiply", {activated, used_gate});
+  return shared_gate ? TypedFunction({x, shared}, product) : TypedFunction({x}, product);
+}
+
+TEST(XnnpackHostOpsTest, GateMultipliesRunOnTheHostAndMatchTheReference) {
+  for (const bool gate_first : {false, true}) {
+    for (const auto& [samples, shared_gate] : {std::pair<int64_t, bool>{1, false}, {2, false}, {3, true}}) {
+      const Function function = GatedFunction(samples, gate_first, shared_gate);
+      const xnnpack::PartitionSteps plan = PlanOf(function);
+      ASSERT_EQ(plan.steps.size(), 2u) << samples << (gate_first ? " gate first" : "");
+      ASSERT_TRUE(plan.steps[1].is_host);
+      const xnnpack::HostBinary& binary = plan.steps[1].host.binary;
+      EXPECT_EQ(binary.channels, 16);
+      EXPECT_EQ(binary.pixels, 32 * 32);
+      EXPECT_EQ(binary.gate_per_sample, samples > 1 && !shared_gate);
+      EXPECT_EQ(binary.gate_first, gate_first);
+      EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, 4)) << samples << (gate_first ? " gate first" : "");
+      EXPECT_TRUE(MatchesReference(XnnpackBackend(),
+                                   WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast)), 5))
+          << samples << (gate_first ? " gate first" : "") << " channels-last";
+    }
+  }
+}
+
+TEST(XnnpackHostOpsTest, GatesOverOnePixelOrAlongOtherAxesStayInTheRuntime) {
+  Var wide = MakeVar("x", F32({1, 20000, 1, 1}));
+  Var gate = MakeVar("g", F32({1, 20000, 1, 1}));
+  // Same shape over one pixel: the same-shape loop, not a gate.
+  const xnnpack::PartitionSteps same = PlanOf(TypedFunction({wide, gate}, CallOp("multiply", {wide, gate})));
+  ASSERT_EQ(same.steps.size(), 1u);
+  EXPECT_EQ(same.steps[0].host.binary.channels, 0);
+  Var x = MakeVar("x", F32({1, 16, 32, 32}));
+  Var row = MakeVar("r", F32({1, 1, 1, 32}));
+  EXPECT_FALSE(PlanOf(TypedFunction({x, row}, CallOp("multiply", {CallOp("nn.relu", {x}), row}))).steps[0].is_host);
+}
+
+TEST(XnnpackHostOpsTest, TheLoopCoversEveryElementInPlaceOrNot) {
+  // Not a multiple of the loop's 4096-element items, nor of a vector.
+  const int64_t elements = 3 * 4096 + 37;
+  std::vector<float> lhs(elements), rhs(elements);
+  for (int64_t i = 0; i < elements; ++i) {
+    lhs[i] = 0.5f + static_cast<float>(i % 97);
+    rhs[i] = 2.0f - static_cast<float>(i % 13);
+  }
+  const struct {
+    xnnpack::HostBinaryOp op;
+    float (*expected)(float, float);
+  } cases[] = {{xnnpack::HostBinaryOp::kAdd, [](float a, float b) { return a + b; }},
+               {xnnpack::HostBinaryOp::kSubtract, [](float a, float b) { return a - b; }},
+               {xnnpack::HostBinaryOp::kMultiply, [](float a, float b) { return a * b; }}};
+  for (const auto& c : cases) {
+    xnnpack::HostBinary binary;
+    binary.op = c.op;
+    binary.elements = elements;
+    std::vector<float> out(elements, std::nanf(""));
+    xnnpack::RunHostBinary(binary, lhs.data(), rhs.data(), out.data(), 2);
+    std::vector<float> in_place = lhs;
+    xnnpack::RunHostBinary(binary, in_place.data(), rhs.data(), in_place.data(), 2);
+    for (int64_t i = 0; i < elements; ++i) {
+      ASSERT_EQ(out[i], c.expected(lhs[i], rhs[i])) << static_cast<int>(c.op) << " at " << i;
+      ASSERT_EQ(in_place[i], out[i]) << static_cast<int>(c.op) << " in place at " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace collage
+
+#endif  // COLLAGE_WITH_XNNPACK
