@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "backend/backend_test_util.h"
@@ -179,6 +180,57 @@ TEST(XnnpackHostOpsTest, GatesOverOnePixelOrAlongOtherAxesStayInTheRuntime) {
   Var x = MakeVar("x", F32({1, 16, 32, 32}));
   Var row = MakeVar("r", F32({1, 1, 1, 32}));
   EXPECT_FALSE(PlanOf(TypedFunction({x, row}, CallOp("multiply", {CallOp("nn.relu", {x}), row}))).steps[0].is_host);
+}
+
+// A random DAG over [1, 16, 32, 32] values: host-sized sums, differences and products of any
+// two earlier values (parameters included), gates, activations and 1x1 convolutions, returning
+// the last value and two earlier ones; so values cross several steps, some steps read only
+// parameters, and results are read by later steps.
+Function RandomHostDag(uint64_t seed) {
+  std::mt19937_64 random(seed);
+  const auto pick = [&](size_t count) { return static_cast<size_t>(random() % count); };
+  Var a = MakeVar("a", F32({1, 16, 32, 32}));
+  Var b = MakeVar("b", F32({1, 16, 32, 32}));
+  std::vector<Expr> values = {a, b};
+  const char* binary_ops[] = {"add", "subtract", "multiply"};
+  const Conv2DParams pointwise{16, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1};
+  for (int step = 0; step < 12; ++step) {
+    const Expr& x = values[pick(values.size())];
+    const Expr& y = values[pick(values.size())];
+    switch (pick(5)) {
+      case 0:
+      case 1:
+        values.push_back(CallOp(binary_ops[pick(3)], {x, y}));
+        break;
+      case 2:
+        values.push_back(CallOp("multiply", {x, CallOp("sigmoid", {CallOp("nn.global_avg_pool2d", {y})})}));
+        break;
+      case 3:
+        values.push_back(CallOp(pick(2) == 0 ? "sigmoid" : "nn.relu", {x}));
+        break;
+      default:
+        values.push_back(CallOp("nn.bias_add", {Conv2D(x, 16, pointwise, seed * 100 + step),
+                                                RandomConstant({16}, seed * 100 + step + 50)}));
+        break;
+    }
+  }
+  return TypedFunction({a, b}, MakeTuple({values.back(), values[2 + pick(values.size() - 2)], values[pick(values.size())]}));
+}
+
+TEST(XnnpackHostOpsTest, RandomDagsWithHostOpsMatchTheReference) {
+  size_t plans_with_several_host_steps = 0;
+  for (uint64_t seed = 0; seed < 16; ++seed) {
+    const Function function = RandomHostDag(seed);
+    const xnnpack::PartitionSteps plan = PlanOf(function);
+    size_t host_steps = 0;
+    for (const xnnpack::PartitionStep& step : plan.steps) host_steps += step.is_host;
+    plans_with_several_host_steps += host_steps >= 2 && host_steps < plan.steps.size();
+    EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, seed)) << "seed " << seed;
+    EXPECT_TRUE(MatchesReference(XnnpackBackend(),
+                                 WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast)), seed))
+        << "seed " << seed << " channels-last";
+  }
+  EXPECT_GE(plans_with_several_host_steps, 8u);
 }
 
 TEST(XnnpackHostOpsTest, TheLoopCoversEveryElementInPlaceOrNot) {
