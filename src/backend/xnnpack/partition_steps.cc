@@ -99,10 +99,17 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
     const auto* call = As<CallNode>(expr);
     if (!call || fusion.add_of_producer.count(call)) continue;
     defining.push_back(call);
+    PartitionStep host_step;
+    host_step.is_host = true;
     if (const std::optional<HostBinary> binary = HostBinaryOf(*call)) {
-      PartitionStep host_step;
-      host_step.is_host = true;
       host_step.host.binary = *binary;
+    } else if (const std::optional<HostGlobalAveragePool> pool = HostGlobalAveragePoolOf(*call)) {
+      host_step.host.kind = HostStep::Kind::kGlobalAveragePool;
+      host_step.host.pool = *pool;
+    } else {
+      host_step.is_host = false;
+    }
+    if (host_step.is_host) {
       plan.steps.push_back(std::move(host_step));
       calls_of_step.emplace_back();
     } else if (plan.steps.empty() || plan.steps.back().is_host) {
@@ -160,10 +167,14 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
     if (planned.is_host) {
       const CallNode* call = calls_of_step[step].front();
       const std::vector<const ExprNode*> operands = Operands(*call);
+      planned.host.out = location.at(call);
+      if (planned.host.kind == HostStep::Kind::kGlobalAveragePool) {
+        planned.host.lhs = location.at(operands.at(0));
+        continue;
+      }
       const bool gate_first = planned.host.binary.gate_first;
       planned.host.lhs = location.at(operands.at(gate_first ? 1 : 0));
       planned.host.rhs = location.at(operands.at(gate_first ? 0 : 1));
-      planned.host.out = location.at(call);
       continue;
     }
     RuntimeStep& runtime = planned.runtime;

@@ -1,6 +1,6 @@
 // A partition as the XNNPACK executable runs it: a sequence of steps, each an XNNPACK runtime
-// over consecutive calls of the body (in post order) or one host binary op
-// (host_binary_ops.h), and where every value lives that passes between steps or leaves the
+// over consecutive calls of the body (in post order) or one host op (host_binary_ops.h,
+// host_pooling.h), and where every value lives that passes between steps or leaves the
 // partition. Without host ops the plan is one runtime over the whole body, reading the
 // partition's inputs and writing its outputs.
 //
@@ -17,6 +17,7 @@
 
 #include "backend/xnnpack/bias_fusion.h"
 #include "backend/xnnpack/host_binary_ops.h"
+#include "backend/xnnpack/host_pooling.h"
 #include "ir/expr.h"
 #include "support/tensor.h"
 
@@ -54,9 +55,13 @@ struct RuntimeStep {
   std::vector<std::pair<const ExprNode*, BufferRef>> outputs;
 };
 
-// A host binary op; `lhs` is the operand of the result's shape when the other is a gate.
+// A host op: a binary op (`lhs` is the operand of the result's shape when the other is a
+// gate) or a global average pooling of `lhs` (`rhs` unused).
 struct HostStep {
+  enum class Kind { kBinary, kGlobalAveragePool };
+  Kind kind = Kind::kBinary;
   HostBinary binary;
+  HostGlobalAveragePool pool;
   BufferRef lhs, rhs, out;
 };
 

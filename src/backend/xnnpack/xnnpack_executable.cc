@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend/xnnpack/host_binary_ops.h"
+#include "backend/xnnpack/host_pooling.h"
 #include "backend/xnnpack/openmp_thread_pool.h"
 #include "backend/xnnpack/xnnpack_status.h"
 #include "support/error.h"
@@ -146,6 +147,19 @@ bool XnnpackExecutable::RunRuntime(CompiledStep& step) {
   return LoopsRunOnOpenMpThreads() != loops_before;
 }
 
+void XnnpackExecutable::RunHostStep(const HostStep& host) {
+  const auto* lhs = static_cast<const float*>(Resolve(host.lhs));
+  auto* out = static_cast<float*>(Resolve(host.out));
+  switch (host.kind) {
+    case HostStep::Kind::kBinary:
+      RunHostBinary(host.binary, lhs, static_cast<const float*>(Resolve(host.rhs)), out, threads_);
+      break;
+    case HostStep::Kind::kGlobalAveragePool:
+      RunHostGlobalAveragePool(host.pool, lhs, out, threads_);
+      break;
+  }
+}
+
 void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> outputs) {
   CheckBuffers(inputs, outputs);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -163,9 +177,7 @@ void XnnpackExecutable::Run(std::span<const Tensor> inputs, std::span<Tensor> ou
       any_runtime = true;
       loops_came_here = RunRuntime(step) || loops_came_here;
     } else {
-      const HostStep& host = step.host;
-      RunHostBinary(host.binary, static_cast<const float*>(Resolve(host.lhs)),
-                    static_cast<const float*>(Resolve(host.rhs)), static_cast<float*>(Resolve(host.out)), threads_);
+      RunHostStep(step.host);
     }
   }
   // No loop came here: XNNPACK was bound to libpthreadpool before this program was loaded (a

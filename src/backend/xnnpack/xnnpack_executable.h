@@ -69,6 +69,7 @@ class XnnpackExecutable final : public Executable {
   // Runs a runtime step on the current buffers; true when its loops came to this program's
   // OpenMP threads (openmp_thread_pool.h).
   bool RunRuntime(CompiledStep& step);
+  void RunHostStep(const HostStep& host);
 
   // Destroyed bottom-up: the runtimes before the data and the pool they use.
   ThreadPool pool_;

@@ -1,7 +1,7 @@
-// The xnnpack backend's host binary ops: large same-shape adds, subtracts and multiplies, and
-// multiplies by a per-channel gate, split
-// the partition into XNNPACK runtimes with the executable's own loop between them
-// (host_binary_ops.h, partition_steps.h). Checked: the step plan (which calls run where, which
+// The xnnpack backend's host ops: large same-shape adds, subtracts and multiplies, multiplies by
+// a per-channel gate and global average pooling split the partition into XNNPACK runtimes with
+// the executable's own loops between them (host_binary_ops.h, host_pooling.h,
+// partition_steps.h). Checked: the step plan (which calls run where, which
 // values pass through scratch buffers and when a buffer is reused), the loop on its own, and
 // whole partitions against the reference interpreter in the plain and channels-last layouts.
 #ifdef COLLAGE_WITH_XNNPACK
@@ -155,9 +155,10 @@ TEST(XnnpackHostOpsTest, GateMultipliesRunOnTheHostAndMatchTheReference) {
     for (const auto& [samples, shared_gate] : {std::pair<int64_t, bool>{1, false}, {2, false}, {3, true}}) {
       const Function function = GatedFunction(samples, gate_first, shared_gate);
       const xnnpack::PartitionSteps plan = PlanOf(function);
-      ASSERT_EQ(plan.steps.size(), 2u) << samples << (gate_first ? " gate first" : "");
-      ASSERT_TRUE(plan.steps[1].is_host);
-      const xnnpack::HostBinary& binary = plan.steps[1].host.binary;
+      // relu; the pooling on the host (a shared gate has none); the sigmoid; the gate multiply.
+      ASSERT_EQ(plan.steps.size(), shared_gate ? 2u : 4u) << samples << (gate_first ? " gate first" : "");
+      ASSERT_TRUE(plan.steps.back().is_host);
+      const xnnpack::HostBinary& binary = plan.steps.back().host.binary;
       EXPECT_EQ(binary.channels, 16);
       EXPECT_EQ(binary.pixels, 32 * 32);
       EXPECT_EQ(binary.gate_per_sample, samples > 1 && !shared_gate);
@@ -231,6 +232,26 @@ TEST(XnnpackHostOpsTest, RandomDagsWithHostOpsMatchTheReference) {
         << "seed " << seed << " channels-last";
   }
   EXPECT_GE(plans_with_several_host_steps, 8u);
+}
+
+TEST(XnnpackHostOpsTest, GlobalAveragePoolingRunsOnTheHostAndMatchesTheReference) {
+  // Channels a multiple of the loop's vectors, few (split in two for two threads), and neither.
+  for (const Shape& shape : {Shape{2, 64, 16, 16}, Shape{1, 32, 32, 32}, Shape{1, 70, 15, 17}}) {
+    Var x = MakeVar("x", F32(shape));
+    const Function function = TypedFunction({x}, CallOp("nn.global_avg_pool2d", {CallOp("nn.relu", {x})}));
+    const xnnpack::PartitionSteps plan = PlanOf(function);
+    ASSERT_EQ(plan.steps.size(), 2u) << ShapeToString(shape);
+    ASSERT_TRUE(plan.steps[1].is_host);
+    EXPECT_EQ(plan.steps[1].host.kind, xnnpack::HostStep::Kind::kGlobalAveragePool);
+    EXPECT_EQ(plan.steps[1].host.pool.channels, shape[1]);
+    EXPECT_EQ(plan.steps[1].host.pool.pixels, shape[2] * shape[3]);
+    EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, 6)) << ShapeToString(shape);
+    EXPECT_TRUE(MatchesReference(XnnpackBackend(),
+                                 WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast)), 7))
+        << ShapeToString(shape) << " channels-last";
+  }
+  Var small = MakeVar("x", F32({1, 16, 16, 16}));
+  EXPECT_EQ(PlanOf(TypedFunction({small}, CallOp("nn.global_avg_pool2d", {CallOp("nn.relu", {small})}))).steps.size(), 1u);
 }
 
 TEST(XnnpackHostOpsTest, TheLoopCoversEveryElementInPlaceOrNot) {
