@@ -1,8 +1,8 @@
 #include "backend/xnnpack/partition_steps.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "backend/xnnpack/partition_body.h"
