@@ -73,7 +73,7 @@ std::optional<HostBinary> HostBinaryOf(const CallNode& call) {
   if (!call.op() || call.args.size() != 2 || !UnsupportedReason(call).empty()) return std::nullopt;
   const std::optional<HostBinaryOp> op = BinaryOpNamed(call.op()->name);
   const Shape& shape = AsTensorType(call.checked_type())->shape;
-  if (!op || NumElements(shape) < kMinHostBinaryElements) return std::nullopt;
+  if (!op || NumElements(shape) < kMinHostOpElements) return std::nullopt;
   if (IsConstant(call.args[0]) || IsConstant(call.args[1])) return std::nullopt;
   HostBinary binary;
   binary.op = *op;

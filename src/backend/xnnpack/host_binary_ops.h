@@ -16,8 +16,9 @@ namespace collage::xnnpack {
 
 enum class HostBinaryOp { kAdd, kSubtract, kMultiply };
 
-// Results of fewer elements than this stay in the XNNPACK runtime.
-inline constexpr int64_t kMinHostBinaryElements = 16384;
+// Host ops (this file's and host_pooling.h's) over fewer elements than this stay in the XNNPACK
+// runtime.
+inline constexpr int64_t kMinHostOpElements = 16384;
 
 // What a host binary op computes over channels-last buffers. Same shape (channels == 0):
 // out[i] = lhs[i] op rhs[i] for i < elements. Channel gate (channels > 0, multiply only): lhs
@@ -36,7 +37,7 @@ struct HostBinary {
 // How the executable computes `call`, when it does: a supported add, subtract or multiply of
 // two computed operands of the result's shape, or a multiply of a computed rank-4 value by a
 // computed [N or 1, C, 1, 1] gate over more than one pixel, with at least
-// kMinHostBinaryElements elements. nullopt for everything else (constant operands fold into
+// kMinHostOpElements elements. nullopt for everything else (constant operands fold into
 // XNNPACK's broadcast forms).
 std::optional<HostBinary> HostBinaryOf(const CallNode& call);
 

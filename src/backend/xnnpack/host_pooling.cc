@@ -53,7 +53,7 @@ std::optional<HostGlobalAveragePool> HostGlobalAveragePoolOf(const CallNode& cal
   if (!call.op() || call.op()->name != "nn.global_avg_pool2d" || call.args.size() != 1) return std::nullopt;
   if (!UnsupportedReason(call).empty() || IsConstant(call.args[0])) return std::nullopt;
   const Shape& in = TensorTypeOf(call.args[0]).shape;
-  if (in.size() != 4 || NumElements(in) < kMinHostBinaryElements) return std::nullopt;
+  if (in.size() != 4 || NumElements(in) < kMinHostOpElements) return std::nullopt;
   return HostGlobalAveragePool{in[0], in[2] * in[3], in[1]};
 }
 

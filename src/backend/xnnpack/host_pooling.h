@@ -1,7 +1,7 @@
 // Global average pooling the executable computes itself between XNNPACK runtimes: XNNPACK (the
 // 2022-02 release) parallelizes it over samples only, so a batch of one runs on one thread,
 // with the other idle (efficientnet_b0's 17 poolings, one per squeeze-and-excitation block and
-// one before the classifier). Pooling of fewer than kMinHostBinaryElements input elements
+// one before the classifier). Pooling of fewer than kMinHostOpElements input elements
 // stays in XNNPACK.
 #pragma once
 
@@ -20,7 +20,7 @@ struct HostGlobalAveragePool {
 };
 
 // The pooling the executable computes `call` with: a supported nn.global_avg_pool2d of a
-// computed rank-4 value of at least kMinHostBinaryElements elements; nullopt otherwise.
+// computed rank-4 value of at least kMinHostOpElements elements; nullopt otherwise.
 std::optional<HostGlobalAveragePool> HostGlobalAveragePoolOf(const CallNode& call);
 
 // Computes `pool`, split over `threads` OpenMP threads by (sample, block of channels).

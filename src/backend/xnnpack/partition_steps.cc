@@ -29,6 +29,21 @@ std::vector<const ExprNode*> Operands(const CallNode& defined) {
 
 int64_t ElementCount(const ExprNode& value) { return NumElements(AsTensorType(value.checked_type())->shape); }
 
+// The host op that computes `call`, if the executable computes it itself.
+std::optional<HostStep> HostStepOf(const CallNode& call) {
+  HostStep host;
+  if (const std::optional<HostBinary> binary = HostBinaryOf(call)) {
+    host.binary = *binary;
+    return host;
+  }
+  if (const std::optional<HostGlobalAveragePool> pool = HostGlobalAveragePoolOf(call)) {
+    host.kind = HostStep::Kind::kGlobalAveragePool;
+    host.pool = *pool;
+    return host;
+  }
+  return std::nullopt;
+}
+
 // Scratch buffers handed out and taken back: a request takes the smallest free buffer that
 // holds it, else grows the largest free one, else adds a buffer.
 class ScratchBuffers {
@@ -92,25 +107,13 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
   plan.outputs = PlanOutputs(function, results, computed_results);
 
   // Steps: runs of XNNPACK calls between host ops.
-  std::vector<const CallNode*> defining;
   std::vector<std::vector<const CallNode*>> calls_of_step;
   std::unordered_map<const ExprNode*, size_t> step_of;
   for (const Expr& expr : post_order) {
     const auto* call = As<CallNode>(expr);
     if (!call || fusion.add_of_producer.count(call)) continue;
-    defining.push_back(call);
-    PartitionStep host_step;
-    host_step.is_host = true;
-    if (const std::optional<HostBinary> binary = HostBinaryOf(*call)) {
-      host_step.host.binary = *binary;
-    } else if (const std::optional<HostGlobalAveragePool> pool = HostGlobalAveragePoolOf(*call)) {
-      host_step.host.kind = HostStep::Kind::kGlobalAveragePool;
-      host_step.host.pool = *pool;
-    } else {
-      host_step.is_host = false;
-    }
-    if (host_step.is_host) {
-      plan.steps.push_back(std::move(host_step));
+    if (std::optional<HostStep> host = HostStepOf(*call)) {
+      plan.steps.push_back({true, {}, *host});
       calls_of_step.emplace_back();
     } else if (plan.steps.empty() || plan.steps.back().is_host) {
       plan.steps.emplace_back();
@@ -126,13 +129,14 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
   }
   std::unordered_map<const ExprNode*, size_t> last_read;
   std::unordered_set<const ExprNode*> read_by_another_step;
-  for (const CallNode* call : defining) {
-    const size_t step = step_of.at(call);
-    for (const ExprNode* operand : Operands(DefinedCall(*call, fusion))) {
-      const auto producer = step_of.find(operand);
-      if (producer == step_of.end()) continue;  // a parameter
-      if (producer->second != step) read_by_another_step.insert(operand);
-      last_read[operand] = std::max(last_read[operand], step);
+  for (size_t step = 0; step < plan.steps.size(); ++step) {
+    for (const CallNode* call : calls_of_step[step]) {
+      for (const ExprNode* operand : Operands(DefinedCall(*call, fusion))) {
+        const auto producer = step_of.find(operand);
+        if (producer == step_of.end()) continue;  // a parameter
+        if (producer->second != step) read_by_another_step.insert(operand);
+        last_read[operand] = std::max(last_read[operand], step);
+      }
     }
   }
 

@@ -132,15 +132,13 @@ void* XnnpackExecutable::Resolve(const BufferRef& buffer) {
 }
 
 bool XnnpackExecutable::RunRuntime(CompiledStep& step) {
-  std::vector<xnn_external_value> externals;
-  std::vector<void*> buffers;
-  for (const auto& [id, buffer] : step.externals) {
-    externals.push_back({id, Resolve(buffer)});
-    buffers.push_back(externals.back().data);
-  }
-  if (buffers != step.bound) {
+  step.current.clear();
+  for (const auto& external : step.externals) step.current.push_back(Resolve(external.second));
+  if (step.current != step.bound) {
+    std::vector<xnn_external_value> externals;
+    for (size_t k = 0; k < step.externals.size(); ++k) externals.push_back({step.externals[k].first, step.current[k]});
     CheckStatus(xnn_setup_runtime(step.runtime.get(), externals.size(), externals.data()), "xnn_setup_runtime");
-    step.bound = std::move(buffers);
+    step.bound = step.current;
   }
   const int64_t loops_before = LoopsRunOnOpenMpThreads();
   CheckStatus(xnn_invoke_runtime(step.runtime.get()), "xnn_invoke_runtime");

@@ -47,7 +47,8 @@ struct CompiledStep {
   Runtime runtime;  // null for a host op
   std::vector<std::pair<uint32_t, BufferRef>> externals;
   HostStep host;
-  std::optional<std::vector<void*>> bound;  // the buffer of each external value at the last setup
+  std::vector<void*> current;               // the buffer of each external value in this run
+  std::optional<std::vector<void*>> bound;  // and at the last setup
 };
 
 class XnnpackExecutable final : public Executable {

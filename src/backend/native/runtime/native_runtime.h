@@ -225,25 +225,34 @@ NATIVE_INLINE float Erf(float x) {
   return r > 1.0f ? 1.0f : (r < -1.0f ? -1.0f : r);
 }
 
-// e^x within 1.5 ulp and without a libm call, so loops over it vectorize. x = n ln2 + r with
-// |r| <= ln2 / 2 (ln2 split in two so that n ln2 is exact), e^r by its Taylor polynomial to r^7
-// (truncation below 6e-9 relative), and 2^n applied as two power-of-two factors: n from -150
-// to 128 then needs no special case, results overflow to inf above ~88.72 and pass through the
-// subnormals to 0 below ~-87.3. NaN stays NaN.
-NATIVE_INLINE float Exp(float x) {
-  const float bounded = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
-  const float c = bounded == bounded ? bounded : 0.0f;
-  const float n = std::floor(c * 1.44269504088896341f + 0.5f);
-  const float r = (c - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
+// e^x as 2^n e^r: x = n ln2 + r with |r| <= ln2 / 2 (ln2 split in two so that n ln2 is exact),
+// e^r by its Taylor polynomial to r^7 (truncation below 6e-9 relative). For finite x only.
+struct ExpParts {
+  float power;     // n, a whole number
+  float mantissa;  // e^r
+};
+NATIVE_INLINE ExpParts SplitExp(float x) {
+  const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+  const float r = (x - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
   constexpr float kInverseFactorials[] = {1.0f,        1.0f,         1.0f / 2,    1.0f / 6,
                                           1.0f / 24,   1.0f / 120,   1.0f / 720,  1.0f / 5040};
   float p = kInverseFactorials[7];
   for (int i = 6; i >= 0; --i) p = p * r + kInverseFactorials[i];
-  const int32_t k = static_cast<int32_t>(n);
+  return {n, p};
+}
+
+// 2^k for k from -126 to 127.
+NATIVE_INLINE float PowerOfTwo(int32_t k) { return std::bit_cast<float>((k + 127) << 23); }
+
+// e^x within 1.5 ulp and without a libm call, so loops over it vectorize (SplitExp), with 2^n
+// applied as two power-of-two factors: n from -150 to 128 then needs no special case, results
+// overflow to inf above ~88.72 and pass through the subnormals to 0 below ~-87.3. NaN stays NaN.
+NATIVE_INLINE float Exp(float x) {
+  const float bounded = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+  const ExpParts parts = SplitExp(bounded == bounded ? bounded : 0.0f);
+  const int32_t k = static_cast<int32_t>(parts.power);
   const int32_t low = k / 2;
-  const float low_factor = std::bit_cast<float>((low + 127) << 23);
-  const float high_factor = std::bit_cast<float>((k - low + 127) << 23);
-  const float result = p * low_factor * high_factor;
+  const float result = parts.mantissa * PowerOfTwo(low) * PowerOfTwo(k - low);
   return x == x ? result : x;
 }
 
@@ -253,14 +262,8 @@ NATIVE_INLINE float Exp(float x) {
 // sigmoid(-87) ~ 1.6e-38 the result is 0. NaN stays NaN.
 NATIVE_INLINE float Sigmoid(float x) {
   const float magnitude = std::fabs(x);
-  const float z = magnitude > 87.0f ? -87.0f : -magnitude;
-  const float n = std::floor(z * 1.44269504088896341f + 0.5f);
-  const float r = (z - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
-  constexpr float kInverseFactorials[] = {1.0f,        1.0f,         1.0f / 2,    1.0f / 6,
-                                          1.0f / 24,   1.0f / 120,   1.0f / 720,  1.0f / 5040};
-  float p = kInverseFactorials[7];
-  for (int i = 6; i >= 0; --i) p = p * r + kInverseFactorials[i];
-  const float e = p * std::bit_cast<float>((static_cast<int32_t>(n) + 127) << 23);
+  const ExpParts parts = SplitExp(magnitude > 87.0f ? -87.0f : -magnitude);
+  const float e = parts.mantissa * PowerOfTwo(static_cast<int32_t>(parts.power));
   const float negative_side = magnitude > 87.0f ? 0.0f : e / (1.0f + e);
   return x > 0.0f ? 1.0f - negative_side : negative_side;
 }
