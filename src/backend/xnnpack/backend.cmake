@@ -12,9 +12,9 @@ if(XNNPACK_INCLUDE_DIR AND XNNPACK_LIBRARY AND PTHREADPOOL_INCLUDE_DIR AND PTHRE
   target_include_directories(collage_backend_xnnpack SYSTEM PRIVATE ${XNNPACK_INCLUDE_DIR} ${PTHREADPOOL_INCLUDE_DIR})
   target_link_libraries(collage_backend_xnnpack PUBLIC ${XNNPACK_LIBRARY} ${PTHREADPOOL_LIBRARY} ${CMAKE_DL_LIBS})
   target_compile_definitions(collage_backend_xnnpack PUBLIC COLLAGE_WITH_XNNPACK=1)
-  # The host ops' loops (host_binary_ops.h, host_pooling.h) are the only hot loops compiled
-  # here: -O3 vectorizes them.
+  # The host ops' loops (host_*.h) are the only hot loops compiled here: -O3 vectorizes them.
   set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/host_binary_ops.cc ${CMAKE_CURRENT_LIST_DIR}/host_pooling.cc
+               ${CMAKE_CURRENT_LIST_DIR}/host_depthwise.cc ${CMAKE_CURRENT_LIST_DIR}/host_silu.cc
                APPEND PROPERTY COMPILE_OPTIONS -O3)
 else()
   message(STATUS "xnnpack backend: libxnnpack-dev or libpthreadpool-dev not found, left out")

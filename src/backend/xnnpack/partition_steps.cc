@@ -1,11 +1,15 @@
 #include "backend/xnnpack/partition_steps.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "backend/xnnpack/host_silu.h"
 #include "backend/xnnpack/partition_body.h"
+#include "backend/xnnpack/support_rules.h"
+#include "ir/op_registry.h"
 #include "ir/type.h"
 
 namespace collage::xnnpack {
@@ -29,19 +33,91 @@ std::vector<const ExprNode*> Operands(const CallNode& defined) {
 
 int64_t ElementCount(const ExprNode& value) { return NumElements(AsTensorType(value.checked_type())->shape); }
 
-// The host op that computes `call`, if the executable computes it itself.
-std::optional<HostStep> HostStepOf(const CallNode& call) {
+// The host op that computes `defined` (a body call, or the producer of a fused add), if the
+// executable computes it itself.
+std::optional<HostStep> HostStepOf(const CallNode& defined, const BiasFusion& fusion) {
   HostStep host;
-  if (const std::optional<HostBinary> binary = HostBinaryOf(call)) {
+  if (const std::optional<HostBinary> binary = HostBinaryOf(defined)) {
     host.binary = *binary;
     return host;
   }
-  if (const std::optional<HostGlobalAveragePool> pool = HostGlobalAveragePoolOf(call)) {
+  if (const std::optional<HostGlobalAveragePool> pool = HostGlobalAveragePoolOf(defined)) {
     host.kind = HostStep::Kind::kGlobalAveragePool;
     host.pool = *pool;
     return host;
   }
+  const auto bias = fusion.bias_of_producer.find(&defined);
+  if (std::optional<HostDepthwise> depthwise =
+          HostDepthwiseOf(defined, bias == fusion.bias_of_producer.end() ? nullptr : &bias->second)) {
+    host.kind = HostStep::Kind::kDepthwise;
+    host.depthwise = std::move(*depthwise);
+    return host;
+  }
   return std::nullopt;
+}
+
+// Calls a host step computes besides the one it stands for (its tail): the sigmoid of a SiLU
+// (host_silu.h), and the depthwise convolution whose relu, clip or SiLU the step applies to its
+// sums (host_depthwise.h) when nothing else reads the convolution's value.
+struct HostEpilogues {
+  struct Tail {
+    const CallNode* source;  // the call whose operands the step reads
+    HostStep host;
+  };
+  std::unordered_map<const ExprNode*, Tail> tails;
+  std::unordered_set<const ExprNode*> absorbed;
+};
+
+std::optional<std::pair<float, float>> ClampBounds(const CallNode& call) {
+  if (!call.op() || call.args.size() != 1 || !UnsupportedReason(call).empty()) return std::nullopt;
+  if (call.op()->name == "nn.relu") return std::make_pair(0.0f, std::numeric_limits<float>::infinity());
+  if (call.op()->name == "clip") {
+    return std::make_pair(static_cast<float>(call.attrs.GetFloat("a_min")),
+                          static_cast<float>(call.attrs.GetFloat("a_max")));
+  }
+  return std::nullopt;
+}
+
+HostEpilogues PlanHostEpilogues(const std::vector<Expr>& post_order, const std::vector<Expr>& results,
+                                const BiasFusion& fusion) {
+  HostEpilogues epilogues;
+  const std::unordered_map<const ExprNode*, int> uses = CountUses(post_order, results);
+  // The host depthwise step of `value` if `readers` calls read it and nothing else does.
+  const auto depthwise_of = [&](const Expr& value, int readers) -> std::optional<HostStep> {
+    const auto* call = As<CallNode>(value);
+    if (!call || uses.at(call) != readers || fusion.add_of_producer.count(call)) return std::nullopt;
+    std::optional<HostStep> host = HostStepOf(DefinedCall(*call, fusion), fusion);
+    if (!host || host->kind != HostStep::Kind::kDepthwise) return std::nullopt;
+    return host;
+  };
+  for (const Expr& expr : post_order) {
+    const auto* call = As<CallNode>(expr);
+    if (!call) continue;
+    if (const std::optional<std::pair<float, float>> bounds = ClampBounds(*call)) {
+      std::optional<HostStep> host = depthwise_of(call->args[0], 1);
+      if (!host) continue;
+      host->depthwise.output_min = bounds->first;
+      host->depthwise.output_max = bounds->second;
+      epilogues.absorbed.insert(call->args[0].get());
+      epilogues.tails[call] = {&DefinedCall(*As<CallNode>(call->args[0]), fusion), std::move(*host)};
+      continue;
+    }
+    const CallNode* sigmoid = SiluSigmoidOf(*call);
+    if (!sigmoid || uses.at(sigmoid) != 1) continue;
+    if (std::optional<HostStep> host = depthwise_of(sigmoid->args[0], 2)) {
+      host->depthwise.silu = true;
+      epilogues.absorbed.insert(sigmoid);
+      epilogues.absorbed.insert(sigmoid->args[0].get());
+      epilogues.tails[call] = {&DefinedCall(*As<CallNode>(sigmoid->args[0]), fusion), std::move(*host)};
+    } else if (const std::optional<HostSilu> silu = HostSiluOf(*call)) {
+      HostStep step;
+      step.kind = HostStep::Kind::kSilu;
+      step.silu = *silu;
+      epilogues.absorbed.insert(sigmoid);
+      epilogues.tails[call] = {sigmoid, std::move(step)};
+    }
+  }
+  return epilogues;
 }
 
 // Scratch buffers handed out and taken back: a request takes the smallest free buffer that
@@ -106,14 +182,25 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
   std::unordered_map<const ExprNode*, size_t> computed_results;
   plan.outputs = PlanOutputs(function, results, computed_results);
 
+  // The call whose operands a body call reads: the producer of a fused add, the source of a
+  // host step's tail.
+  const HostEpilogues epilogues = PlanHostEpilogues(post_order, results, fusion);
+  const auto computed_call = [&](const CallNode& call) -> const CallNode& {
+    const auto tail = epilogues.tails.find(&call);
+    return tail == epilogues.tails.end() ? DefinedCall(call, fusion) : *tail->second.source;
+  };
+
   // Steps: runs of XNNPACK calls between host ops.
   std::vector<std::vector<const CallNode*>> calls_of_step;
   std::unordered_map<const ExprNode*, size_t> step_of;
   for (const Expr& expr : post_order) {
     const auto* call = As<CallNode>(expr);
-    if (!call || fusion.add_of_producer.count(call)) continue;
-    if (std::optional<HostStep> host = HostStepOf(*call)) {
-      plan.steps.push_back({true, {}, *host});
+    if (!call || fusion.add_of_producer.count(call) || epilogues.absorbed.count(call)) continue;
+    const auto tail = epilogues.tails.find(call);
+    std::optional<HostStep> host =
+        tail == epilogues.tails.end() ? HostStepOf(DefinedCall(*call, fusion), fusion) : tail->second.host;
+    if (host) {
+      plan.steps.push_back({true, {}, std::move(*host)});
       calls_of_step.emplace_back();
     } else if (plan.steps.empty() || plan.steps.back().is_host) {
       plan.steps.emplace_back();
@@ -131,7 +218,7 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
   std::unordered_set<const ExprNode*> read_by_another_step;
   for (size_t step = 0; step < plan.steps.size(); ++step) {
     for (const CallNode* call : calls_of_step[step]) {
-      for (const ExprNode* operand : Operands(DefinedCall(*call, fusion))) {
+      for (const ExprNode* operand : Operands(computed_call(*call))) {
         const auto producer = step_of.find(operand);
         if (producer == step_of.end()) continue;  // a parameter
         if (producer->second != step) read_by_another_step.insert(operand);
@@ -170,9 +257,9 @@ PartitionSteps PlanPartitionSteps(const Function& function, const std::vector<Ex
     PartitionStep& planned = plan.steps[step];
     if (planned.is_host) {
       const CallNode* call = calls_of_step[step].front();
-      const std::vector<const ExprNode*> operands = Operands(*call);
+      const std::vector<const ExprNode*> operands = Operands(computed_call(*call));
       planned.host.out = location.at(call);
-      if (planned.host.kind == HostStep::Kind::kGlobalAveragePool) {
+      if (planned.host.kind != HostStep::Kind::kBinary) {
         planned.host.lhs = location.at(operands.at(0));
         continue;
       }

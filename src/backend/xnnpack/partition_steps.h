@@ -17,7 +17,9 @@
 
 #include "backend/xnnpack/bias_fusion.h"
 #include "backend/xnnpack/host_binary_ops.h"
+#include "backend/xnnpack/host_depthwise.h"
 #include "backend/xnnpack/host_pooling.h"
+#include "backend/xnnpack/host_silu.h"
 #include "ir/expr.h"
 #include "support/tensor.h"
 
@@ -56,12 +58,14 @@ struct RuntimeStep {
 };
 
 // A host op: a binary op (`lhs` is the operand of the result's shape when the other is a
-// gate) or a global average pooling of `lhs` (`rhs` unused).
+// gate), or a global average pooling, depthwise convolution or SiLU of `lhs` (`rhs` unused).
 struct HostStep {
-  enum class Kind { kBinary, kGlobalAveragePool };
+  enum class Kind { kBinary, kGlobalAveragePool, kDepthwise, kSilu };
   Kind kind = Kind::kBinary;
   HostBinary binary;
   HostGlobalAveragePool pool;
+  HostDepthwise depthwise;
+  HostSilu silu;
   BufferRef lhs, rhs, out;
 };
 

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "backend/xnnpack/host_binary_ops.h"
+#include "backend/xnnpack/host_depthwise.h"
 #include "backend/xnnpack/host_pooling.h"
+#include "backend/xnnpack/host_silu.h"
 #include "backend/xnnpack/openmp_thread_pool.h"
 #include "backend/xnnpack/xnnpack_status.h"
 #include "support/error.h"
@@ -154,6 +156,12 @@ void XnnpackExecutable::RunHostStep(const HostStep& host) {
       break;
     case HostStep::Kind::kGlobalAveragePool:
       RunHostGlobalAveragePool(host.pool, lhs, out, threads_);
+      break;
+    case HostStep::Kind::kDepthwise:
+      RunHostDepthwise(host.depthwise, lhs, out, threads_);
+      break;
+    case HostStep::Kind::kSilu:
+      RunHostSilu(host.silu, lhs, out, threads_);
       break;
   }
 }

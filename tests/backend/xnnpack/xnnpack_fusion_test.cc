@@ -21,11 +21,10 @@ namespace {
 using testing::MatchesReference;
 using testing::xnnpack::Conv2D;
 using testing::xnnpack::Conv2DParams;
+using testing::xnnpack::F32;
 using testing::xnnpack::RandomConstant;
 using testing::xnnpack::TypedFunction;
 using Ints = std::vector<int64_t>;
-
-Type F32(Shape shape) { return TensorType(DType::kF32, std::move(shape)); }
 
 Expr Relu6(const Expr& x) { return CallOp("clip", {x}, {{"a_min", 0.0}, {"a_max", 6.0}}); }
 

@@ -14,13 +14,10 @@
 
 #include "backend/backend_test_util.h"
 #include "backend/boundary_layout.h"
-#include "backend/xnnpack/bias_fusion.h"
 #include "backend/xnnpack/host_binary_ops.h"
-#include "backend/xnnpack/partition_body.h"
 #include "backend/xnnpack/partition_steps.h"
 #include "backend/xnnpack/xnnpack_backend.h"
 #include "backend/xnnpack/xnnpack_test_graphs.h"
-#include "ir/visitor.h"
 
 namespace collage {
 namespace {
@@ -29,44 +26,38 @@ using testing::MatchesReference;
 using testing::xnnpack::Conv2D;
 using testing::xnnpack::Conv2DParams;
 using testing::xnnpack::RandomConstant;
+using testing::xnnpack::F32;
+using testing::xnnpack::PlanStepsOf;
 using testing::xnnpack::TypedFunction;
 
-Type F32(Shape shape) { return TensorType(DType::kF32, std::move(shape)); }
-
-// conv 1x1 + bias, x * sigmoid(x), conv 1x1, and the residual sum of both products' results:
-// on [1, channels, 32, 32] the multiply and the add have 1024 x channels elements.
-struct SiluBlock {
+// conv 1x1 + bias, x * sigmoid(relu(x)), conv 1x1, and the residual sum of both products'
+// results: on [1, channels, 32, 32] the multiply and the add have 1024 x channels elements. (Not
+// a SiLU, x * sigmoid(x), which host_silu.h computes in one loop.)
+struct GatedBlock {
   Var x;
-  Expr multiply;  // x * sigmoid(x) of the first convolution
+  Expr multiply;  // x * sigmoid(relu(x)) of the first convolution
   Expr sum;       // second convolution + multiply
 };
 
-SiluBlock MakeSiluBlock(int64_t channels) {
-  SiluBlock block{MakeVar("x", F32({1, channels, 32, 32})), {}, {}};
+GatedBlock MakeGatedBlock(int64_t channels) {
+  GatedBlock block{MakeVar("x", F32({1, channels, 32, 32})), {}, {}};
   const Conv2DParams pointwise{channels, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1};
   Expr convolved = CallOp("nn.bias_add", {Conv2D(block.x, channels, pointwise, 1), RandomConstant({channels}, 2)});
-  block.multiply = CallOp("multiply", {convolved, CallOp("sigmoid", {convolved})});
+  block.multiply = CallOp("multiply", {convolved, CallOp("sigmoid", {CallOp("nn.relu", {convolved})})});
   block.sum = CallOp("add", {Conv2D(block.multiply, channels, pointwise, 3), block.multiply});
   return block;
-}
-
-xnnpack::PartitionSteps PlanOf(const Function& function) {
-  const std::vector<Expr> post_order = PostOrder(function->body, false);
-  const std::vector<Expr> results = xnnpack::FlattenResults(function->body);
-  const xnnpack::BiasFusion fusion = xnnpack::PlanBiasFusion(post_order, xnnpack::CountUses(post_order, results));
-  return xnnpack::PlanPartitionSteps(function, post_order, results, fusion);
 }
 
 bool IsScratch(const xnnpack::BufferRef& buffer) { return buffer.kind == xnnpack::BufferRef::Kind::kScratch; }
 
 TEST(XnnpackHostOpsTest, LargeSameShapeProductsAndSumsRunBetweenRuntimes) {
-  const SiluBlock block = MakeSiluBlock(16);
+  const GatedBlock block = MakeGatedBlock(16);
   const Function function = TypedFunction({block.x}, block.sum);
-  const xnnpack::PartitionSteps plan = PlanOf(function);
+  const xnnpack::PartitionSteps plan = PlanStepsOf(function);
   ASSERT_EQ(plan.steps.size(), 4u);
-  // conv + bias and sigmoid; the multiply; the second convolution; the add.
+  // conv + bias, relu and sigmoid; the multiply; the second convolution; the add.
   EXPECT_FALSE(plan.steps[0].is_host);
-  EXPECT_EQ(plan.steps[0].runtime.calls.size(), 2u);
+  EXPECT_EQ(plan.steps[0].runtime.calls.size(), 3u);
   EXPECT_TRUE(plan.steps[1].is_host);
   EXPECT_EQ(plan.steps[1].host.binary.op, xnnpack::HostBinaryOp::kMultiply);
   EXPECT_FALSE(plan.steps[2].is_host);
@@ -98,15 +89,15 @@ TEST(XnnpackHostOpsTest, LargeSameShapeProductsAndSumsRunBetweenRuntimes) {
 }
 
 TEST(XnnpackHostOpsTest, SmallProductsAndConstantOperandsStayInTheRuntime) {
-  const SiluBlock small = MakeSiluBlock(2);  // 2048 elements
-  EXPECT_EQ(PlanOf(TypedFunction({small.x}, small.sum)).steps.size(), 1u);
+  const GatedBlock small = MakeGatedBlock(2);  // 2048 elements
+  EXPECT_EQ(PlanStepsOf(TypedFunction({small.x}, small.sum)).steps.size(), 1u);
   Var x = MakeVar("x", F32({1, 16, 32, 32}));
   const Function scaled = TypedFunction({x}, CallOp("multiply", {CallOp("nn.relu", {x}), RandomConstant({1, 16, 32, 32}, 5)}));
-  EXPECT_EQ(PlanOf(scaled).steps.size(), 1u);
+  EXPECT_EQ(PlanStepsOf(scaled).steps.size(), 1u);
 }
 
-TEST(XnnpackHostOpsTest, SiluBlockMatchesTheReferenceInBothLayouts) {
-  const SiluBlock block = MakeSiluBlock(16);
+TEST(XnnpackHostOpsTest, GatedBlockMatchesTheReferenceInBothLayouts) {
+  const GatedBlock block = MakeGatedBlock(16);
   const Function function = TypedFunction({block.x}, block.sum);
   EXPECT_TRUE(MatchesReference(XnnpackBackend(), function));
   const Function channels_last = WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast));
@@ -114,9 +105,9 @@ TEST(XnnpackHostOpsTest, SiluBlockMatchesTheReferenceInBothLayouts) {
 }
 
 TEST(XnnpackHostOpsTest, AHostResultReadLaterIsCopiedOutOfItsScratchBuffer) {
-  const SiluBlock block = MakeSiluBlock(16);
+  const GatedBlock block = MakeGatedBlock(16);
   const Function function = TypedFunction({block.x}, MakeTuple({block.multiply, block.sum}));
-  const xnnpack::PartitionSteps plan = PlanOf(function);
+  const xnnpack::PartitionSteps plan = PlanStepsOf(function);
   ASSERT_EQ(plan.outputs.size(), 2u);
   EXPECT_TRUE(IsScratch(plan.outputs[0].buffer));
   EXPECT_TRUE(MatchesReference(XnnpackBackend(), function));
@@ -128,7 +119,7 @@ TEST(XnnpackHostOpsTest, AHostOpOnThePartitionsInputsAlone) {
   Var a = MakeVar("a", F32({1, 8, 48, 48}));
   Var b = MakeVar("b", F32({1, 8, 48, 48}));
   const Function function = TypedFunction({a, b}, CallOp("subtract", {a, b}));
-  const xnnpack::PartitionSteps plan = PlanOf(function);
+  const xnnpack::PartitionSteps plan = PlanStepsOf(function);
   ASSERT_EQ(plan.steps.size(), 1u);
   EXPECT_TRUE(plan.steps[0].is_host);
   EXPECT_EQ(plan.steps[0].host.lhs.kind, xnnpack::BufferRef::Kind::kInput);
@@ -154,7 +145,7 @@ TEST(XnnpackHostOpsTest, GateMultipliesRunOnTheHostAndMatchTheReference) {
   for (const bool gate_first : {false, true}) {
     for (const auto& [samples, shared_gate] : {std::pair<int64_t, bool>{1, false}, {2, false}, {3, true}}) {
       const Function function = GatedFunction(samples, gate_first, shared_gate);
-      const xnnpack::PartitionSteps plan = PlanOf(function);
+      const xnnpack::PartitionSteps plan = PlanStepsOf(function);
       // relu; the pooling on the host (a shared gate has none); the sigmoid; the gate multiply.
       ASSERT_EQ(plan.steps.size(), shared_gate ? 2u : 4u) << samples << (gate_first ? " gate first" : "");
       ASSERT_TRUE(plan.steps.back().is_host);
@@ -175,12 +166,12 @@ TEST(XnnpackHostOpsTest, GatesOverOnePixelOrAlongOtherAxesStayInTheRuntime) {
   Var wide = MakeVar("x", F32({1, 20000, 1, 1}));
   Var gate = MakeVar("g", F32({1, 20000, 1, 1}));
   // Same shape over one pixel: the same-shape loop, not a gate.
-  const xnnpack::PartitionSteps same = PlanOf(TypedFunction({wide, gate}, CallOp("multiply", {wide, gate})));
+  const xnnpack::PartitionSteps same = PlanStepsOf(TypedFunction({wide, gate}, CallOp("multiply", {wide, gate})));
   ASSERT_EQ(same.steps.size(), 1u);
   EXPECT_EQ(same.steps[0].host.binary.channels, 0);
   Var x = MakeVar("x", F32({1, 16, 32, 32}));
   Var row = MakeVar("r", F32({1, 1, 1, 32}));
-  EXPECT_FALSE(PlanOf(TypedFunction({x, row}, CallOp("multiply", {CallOp("nn.relu", {x}), row}))).steps[0].is_host);
+  EXPECT_FALSE(PlanStepsOf(TypedFunction({x, row}, CallOp("multiply", {CallOp("nn.relu", {x}), row}))).steps[0].is_host);
 }
 
 // A random DAG over [1, 16, 32, 32] values: host-sized sums, differences and products of any
@@ -222,7 +213,7 @@ TEST(XnnpackHostOpsTest, RandomDagsWithHostOpsMatchTheReference) {
   size_t plans_with_several_host_steps = 0;
   for (uint64_t seed = 0; seed < 16; ++seed) {
     const Function function = RandomHostDag(seed);
-    const xnnpack::PartitionSteps plan = PlanOf(function);
+    const xnnpack::PartitionSteps plan = PlanStepsOf(function);
     size_t host_steps = 0;
     for (const xnnpack::PartitionStep& step : plan.steps) host_steps += step.is_host;
     plans_with_several_host_steps += host_steps >= 2 && host_steps < plan.steps.size();
@@ -239,7 +230,7 @@ TEST(XnnpackHostOpsTest, GlobalAveragePoolingRunsOnTheHostAndMatchesTheReference
   for (const Shape& shape : {Shape{2, 64, 16, 16}, Shape{1, 32, 32, 32}, Shape{1, 70, 15, 17}}) {
     Var x = MakeVar("x", F32(shape));
     const Function function = TypedFunction({x}, CallOp("nn.global_avg_pool2d", {CallOp("nn.relu", {x})}));
-    const xnnpack::PartitionSteps plan = PlanOf(function);
+    const xnnpack::PartitionSteps plan = PlanStepsOf(function);
     ASSERT_EQ(plan.steps.size(), 2u) << ShapeToString(shape);
     ASSERT_TRUE(plan.steps[1].is_host);
     EXPECT_EQ(plan.steps[1].host.kind, xnnpack::HostStep::Kind::kGlobalAveragePool);
@@ -251,7 +242,7 @@ TEST(XnnpackHostOpsTest, GlobalAveragePoolingRunsOnTheHostAndMatchesTheReference
         << ShapeToString(shape) << " channels-last";
   }
   Var small = MakeVar("x", F32({1, 16, 16, 16}));
-  EXPECT_EQ(PlanOf(TypedFunction({small}, CallOp("nn.global_avg_pool2d", {CallOp("nn.relu", {small})}))).steps.size(), 1u);
+  EXPECT_EQ(PlanStepsOf(TypedFunction({small}, CallOp("nn.global_avg_pool2d", {CallOp("nn.relu", {small})}))).steps.size(), 1u);
 }
 
 TEST(XnnpackHostOpsTest, TheLoopCoversEveryElementInPlaceOrNot) {

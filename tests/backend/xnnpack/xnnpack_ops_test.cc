@@ -14,10 +14,9 @@ namespace {
 using testing::MatchesReference;
 using testing::xnnpack::Conv2D;
 using testing::xnnpack::Conv2DParams;
+using testing::xnnpack::F32;
 using testing::xnnpack::RandomConstant;
 using testing::xnnpack::TypedFunction;
-
-Type F32(Shape shape) { return TensorType(DType::kF32, std::move(shape)); }
 
 // A function of one parameter %x of `shape` returning `make(x)`.
 template <typename Make>

@@ -19,11 +19,10 @@
 namespace collage {
 namespace {
 
+using testing::xnnpack::F32;
 using testing::xnnpack::RandomConstant;
 using testing::xnnpack::TypedFunction;
 using Ints = std::vector<int64_t>;
-
-Type F32(Shape shape) { return TensorType(DType::kF32, std::move(shape)); }
 
 // The Error message Compile throws for `function`, or "" when it compiles.
 std::string CompileError(const Function& function) {

@@ -1,10 +1,11 @@
 // Small graph builders for the xnnpack backend tests: seeded random constants and op calls
-// with the attributes the tests vary.
+// with the attributes the tests vary, and the executable's step plan of a function.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "backend/xnnpack/partition_steps.h"
 #include "ir/expr.h"
 #include "ir/op_registry.h"
 #include "support/tensor.h"
@@ -28,5 +29,11 @@ Expr Conv2D(const Expr& data, int64_t in_channels, const Conv2DParams& params, u
 
 // The type-checked function of `params` and `body`.
 Function TypedFunction(std::vector<Var> params, const Expr& body);
+
+// The f32 tensor type of `shape`.
+Type F32(Shape shape);
+
+// The steps the XNNPACK executable would run `function` in (partition_steps.h).
+::collage::xnnpack::PartitionSteps PlanStepsOf(const Function& function);
 
 }  // namespace collage::testing::xnnpack

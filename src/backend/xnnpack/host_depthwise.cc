@@ -1,0 +1,192 @@
+#include "backend/xnnpack/host_depthwise.h"
+
+#include <algorithm>
+
+#include "backend/openmp_ranges.h"
+#include "backend/xnnpack/host_binary_ops.h"
+#include "backend/xnnpack/host_vector_math.h"
+#include "backend/xnnpack/support_rules.h"
+#include "ir/op_registry.h"
+#include "ir/type.h"
+
+namespace collage::xnnpack {
+namespace {
+
+constexpr int64_t kLanes = 16;          // channels in one AVX-512 vector
+constexpr int kPixelsPerBlock = 8;      // output pixels of a row summed together
+constexpr int kPixelsPerHalfBlock = 4;  // the rest of a row's interior, before single pixels
+
+// Where one item writes and reads: a block of up to kLanes channels of one output row.
+struct RowSpan {
+  const float* in;      // the sample's first input pixel, at the block's first channel
+  float* out;           // the row's first output pixel, at the block's first channel
+  const float* weights;  // tap 0 at the block's first channel
+  const float* bias;
+  __mmask16 lanes;
+  int ky_begin, ky_end;  // the kernel rows inside the input
+  int64_t first_input_row;
+};
+
+// What every sum of a row starts from and is clamped to.
+struct RowEnds {
+  __m512 bias, output_min, output_max;
+  bool silu;
+};
+
+// Stores `sum` within the output bounds, then its SiLU if asked; a NaN stays NaN.
+__attribute__((target("avx512f"), always_inline)) inline void StoreClamped(const RowSpan& span, const RowEnds& ends,
+                                                                           float* out, __m512 sum) {
+  const __m512 floored = _mm512_maskz_max_ps(span.lanes, ends.output_min, sum);
+  const __m512 clamped = _mm512_maskz_min_ps(span.lanes, ends.output_max, floored);
+  _mm512_mask_storeu_ps(out, span.lanes, ends.silu ? Silu(clamped) : clamped);
+}
+
+// The sum of `Pixels` consecutive output pixels, from output column `ox`, whose windows lie
+// inside the input along x. Each kernel row's input vectors are loaded once for all pixels.
+template <int K, int S, int Pixels>
+__attribute__((target("avx512f"), always_inline)) inline void SumInteriorPixels(const HostDepthwise& dw,
+                                                                                const RowSpan& span,
+                                                                                const RowEnds& ends, int64_t ox) {
+  const int64_t channels = dw.channels;
+  __m512 sums[Pixels];
+  for (int p = 0; p < Pixels; ++p) sums[p] = ends.bias;
+  for (int ky = span.ky_begin; ky < span.ky_end; ++ky) {
+    const float* row = span.in + ((span.first_input_row + ky) * dw.in_width + ox * S - dw.pad_left) * channels;
+    constexpr int kLoads = (Pixels - 1) * S + K;
+    __m512 inputs[kLoads];
+    for (int i = 0; i < kLoads; ++i) inputs[i] = _mm512_maskz_loadu_ps(span.lanes, row + i * channels);
+    for (int kx = 0; kx < K; ++kx) {
+      const __m512 weight = _mm512_maskz_loadu_ps(span.lanes, span.weights + (ky * K + kx) * channels);
+      for (int p = 0; p < Pixels; ++p) sums[p] = _mm512_fmadd_ps(inputs[p * S + kx], weight, sums[p]);
+    }
+  }
+  for (int p = 0; p < Pixels; ++p) StoreClamped(span, ends, span.out + (ox + p) * channels, sums[p]);
+}
+
+// One output pixel whose window may reach past the input's left or right edge.
+template <int K, int S>
+__attribute__((target("avx512f"), always_inline)) inline void SumEdgePixel(const HostDepthwise& dw, const RowSpan& span,
+                                                                           const RowEnds& ends, int64_t ox) {
+  const int64_t channels = dw.channels;
+  const int64_t first_column = ox * S - dw.pad_left;
+  const int kx_begin = static_cast<int>(std::max<int64_t>(0, -first_column));
+  const int kx_end = static_cast<int>(std::min<int64_t>(K, dw.in_width - first_column));
+  __m512 sum = ends.bias;
+  for (int ky = span.ky_begin; ky < span.ky_end; ++ky) {
+    const float* row = span.in + (span.first_input_row + ky) * dw.in_width * channels;
+    for (int kx = kx_begin; kx < kx_end; ++kx) {
+      const __m512 input = _mm512_maskz_loadu_ps(span.lanes, row + (first_column + kx) * channels);
+      const __m512 weight = _mm512_maskz_loadu_ps(span.lanes, span.weights + (ky * K + kx) * channels);
+      sum = _mm512_fmadd_ps(input, weight, sum);
+    }
+  }
+  StoreClamped(span, ends, span.out + ox * channels, sum);
+}
+
+template <int K, int S>
+__attribute__((target("avx512f"))) void SumRow(const HostDepthwise& dw, const RowSpan& span) {
+  const RowEnds ends{_mm512_maskz_loadu_ps(span.lanes, span.bias), _mm512_set1_ps(dw.output_min),
+                     _mm512_set1_ps(dw.output_max), dw.silu};
+  // Output columns whose windows lie inside the input along x: [interior_begin, interior_end).
+  const int64_t interior_begin = std::min(dw.out_width, (dw.pad_left + S - 1) / S);
+  const int64_t last_inside = dw.in_width - K + dw.pad_left;  // the last window start, times S
+  const int64_t interior_end =
+      std::clamp<int64_t>(last_inside < 0 ? 0 : last_inside / S + 1, interior_begin, dw.out_width);
+  int64_t ox = 0;
+  for (; ox < interior_begin; ++ox) SumEdgePixel<K, S>(dw, span, ends, ox);
+  for (; ox + kPixelsPerBlock <= interior_end; ox += kPixelsPerBlock) {
+    SumInteriorPixels<K, S, kPixelsPerBlock>(dw, span, ends, ox);
+  }
+  for (; ox + kPixelsPerHalfBlock <= interior_end; ox += kPixelsPerHalfBlock) {
+    SumInteriorPixels<K, S, kPixelsPerHalfBlock>(dw, span, ends, ox);
+  }
+  for (; ox < dw.out_width; ++ox) SumEdgePixel<K, S>(dw, span, ends, ox);
+}
+
+using RowFunction = void (*)(const HostDepthwise&, const RowSpan&);
+
+RowFunction RowFunctionFor(int kernel, int stride) {
+  if (kernel == 3) return stride == 1 ? &SumRow<3, 1> : &SumRow<3, 2>;
+  return stride == 1 ? &SumRow<5, 1> : &SumRow<5, 2>;
+}
+
+struct DepthwiseLoop {
+  const HostDepthwise& dw;
+  const float* in;
+  float* out;
+  RowFunction row_function;
+  int64_t blocks;  // of kLanes channels, the last one possibly partial
+
+  // Items are (sample, output row, channel block), the block fastest: consecutive items read
+  // the same input rows.
+  static void Run(void* context, int64_t first_item, int64_t end_item) {
+    const DepthwiseLoop& loop = *static_cast<const DepthwiseLoop*>(context);
+    const HostDepthwise& dw = loop.dw;
+    for (int64_t item = first_item; item < end_item; ++item) {
+      const int64_t block = item % loop.blocks;
+      const int64_t row = item / loop.blocks;  // sample * out_height + output row
+      const int64_t sample = row / dw.out_height;
+      const int64_t first_channel = block * kLanes;
+      const int64_t width = std::min(kLanes, dw.channels - first_channel);
+      RowSpan span;
+      span.in = loop.in + sample * dw.in_height * dw.in_width * dw.channels + first_channel;
+      span.out = loop.out + row * dw.out_width * dw.channels + first_channel;
+      span.weights = dw.weights.data() + first_channel;
+      span.bias = dw.bias.data() + first_channel;
+      span.lanes = static_cast<__mmask16>((1u << width) - 1u);
+      span.first_input_row = (row % dw.out_height) * dw.stride - dw.pad_top;
+      span.ky_begin = static_cast<int>(std::max<int64_t>(0, -span.first_input_row));
+      span.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - span.first_input_row));
+      loop.row_function(dw, span);
+    }
+  }
+};
+
+}  // namespace
+
+std::optional<HostDepthwise> HostDepthwiseOf(const CallNode& conv, const Tensor* bias) {
+  if (!conv.op() || conv.op()->name != "nn.conv2d" || conv.args.size() != 2) return std::nullopt;
+  if (!UnsupportedReason(conv).empty() || IsConstant(conv.args[0]) || !CpuHasAvx512()) return std::nullopt;
+  const auto* weight = As<ConstantNode>(conv.args[1]);
+  if (!weight) return std::nullopt;
+  const Shape& in = TensorTypeOf(conv.args[0]).shape;
+  const Shape& out = AsTensorType(conv.checked_type())->shape;
+  const Shape& kernel = weight->data.shape();  // O, I / groups, KH, KW
+  const std::vector<int64_t>& strides = conv.attrs.GetInts("strides");
+  const std::vector<int64_t>& dilation = conv.attrs.GetInts("dilation");
+  const std::vector<int64_t>& pad = conv.attrs.GetInts("padding");  // top, left, bottom, right
+  if (in.size() != 4 || NumElements(in) < kMinHostOpElements) return std::nullopt;
+  if (conv.attrs.GetInt("groups") != in[1] || kernel[0] != in[1] || kernel[1] != 1) return std::nullopt;
+  if (kernel[2] != kernel[3] || (kernel[2] != 3 && kernel[2] != 5)) return std::nullopt;
+  if (strides[0] != strides[1] || (strides[0] != 1 && strides[0] != 2)) return std::nullopt;
+  if (dilation[0] != 1 || dilation[1] != 1) return std::nullopt;
+
+  HostDepthwise dw;
+  dw.samples = in[0];
+  dw.channels = in[1];
+  dw.in_height = in[2];
+  dw.in_width = in[3];
+  dw.out_height = out[2];
+  dw.out_width = out[3];
+  dw.kernel = static_cast<int>(kernel[2]);
+  dw.stride = static_cast<int>(strides[0]);
+  dw.pad_top = pad[0];
+  dw.pad_left = pad[1];
+  const int64_t taps = kernel[2] * kernel[3];
+  const float* oihw = weight->data.data<float>();
+  dw.weights.resize(static_cast<size_t>(taps * dw.channels));
+  for (int64_t c = 0; c < dw.channels; ++c) {
+    for (int64_t tap = 0; tap < taps; ++tap) dw.weights[tap * dw.channels + c] = oihw[c * taps + tap];
+  }
+  dw.bias.assign(static_cast<size_t>(dw.channels), 0.0f);
+  if (bias) std::copy_n(bias->data<float>(), dw.channels, dw.bias.begin());
+  return dw;
+}
+
+void RunHostDepthwise(const HostDepthwise& depthwise, const float* in, float* out, int threads) {
+  const int64_t blocks = (depthwise.channels + kLanes - 1) / kLanes;
+  DepthwiseLoop loop{depthwise, in, out, RowFunctionFor(depthwise.kernel, depthwise.stride), blocks};
+  RunRangesOnOpenMpThreads(threads, depthwise.samples * depthwise.out_height * blocks, &DepthwiseLoop::Run, &loop);
+}
+
+}  // namespace collage::xnnpack
