@@ -12,9 +12,7 @@
 namespace collage::xnnpack {
 namespace {
 
-constexpr int64_t kLanes = 16;          // channels in one AVX-512 vector
-constexpr int kPixelsPerBlock = 8;      // output pixels of a row summed together
-constexpr int kPixelsPerHalfBlock = 4;  // the rest of a row's interior, before single pixels
+constexpr int64_t kLanes = 16;  // channels in one AVX-512 vector
 // Channels of one item: all of a layer's up to here, else enough items for every thread on
 // the 7x7 layers.
 constexpr int64_t kChannelsPerGroup = 8 * kLanes;
@@ -99,6 +97,23 @@ RowSpan BlockOf(const RowSpan& first, int64_t block, int64_t end_channel) {
   return span;
 }
 
+// Runs of `Pixels` interior pixels of a row from `ox` on, for every block of the group; returns
+// the first pixel after them.
+template <int K, int S, int Pixels, typename EndsOf>
+__attribute__((target("avx512f"), always_inline)) inline int64_t SumInteriorRuns(const HostDepthwise& dw,
+                                                                                 const RowSpan& first,
+                                                                                 int64_t channels, const EndsOf& ends_of,
+                                                                                 int64_t ox, int64_t interior_end) {
+  const int64_t blocks = (channels + kLanes - 1) / kLanes;
+  for (; ox + Pixels <= interior_end; ox += Pixels) {
+    for (int64_t block = 0; block < blocks; ++block) {
+      const RowSpan span = BlockOf(first, block, channels);
+      SumInteriorPixels<K, S, Pixels>(dw, span, ends_of(span), ox);
+    }
+  }
+  return ox;
+}
+
 // One output row of a group of channel blocks. The pixels go outermost and the blocks
 // innermost, so that the row reads its input rows front to back, as the hardware prefetchers
 // expect (block by block, a channels-last input is read in strided pieces, which cost the
@@ -123,18 +138,11 @@ __attribute__((target("avx512f"))) void SumRow(const HostDepthwise& dw, const Ro
   };
   int64_t ox = 0;
   for (; ox < interior_begin; ++ox) edge_pixel(ox);
-  for (; ox + kPixelsPerBlock <= interior_end; ox += kPixelsPerBlock) {
-    for (int64_t block = 0; block < blocks; ++block) {
-      const RowSpan span = BlockOf(first, block, channels);
-      SumInteriorPixels<K, S, kPixelsPerBlock>(dw, span, ends_of(span), ox);
-    }
-  }
-  for (; ox + kPixelsPerHalfBlock <= interior_end; ox += kPixelsPerHalfBlock) {
-    for (int64_t block = 0; block < blocks; ++block) {
-      const RowSpan span = BlockOf(first, block, channels);
-      SumInteriorPixels<K, S, kPixelsPerHalfBlock>(dw, span, ends_of(span), ox);
-    }
-  }
+  // Runs of eight pixels, then of four and two: a single pixel is one chain of dependent
+  // multiply-adds, and the rest of a 56-pixel row in runs of eight left three of them.
+  ox = SumInteriorRuns<K, S, 8>(dw, first, channels, ends_of, ox, interior_end);
+  ox = SumInteriorRuns<K, S, 4>(dw, first, channels, ends_of, ox, interior_end);
+  ox = SumInteriorRuns<K, S, 2>(dw, first, channels, ends_of, ox, interior_end);
   for (; ox < dw.out_width; ++ox) edge_pixel(ox);
 }
 
