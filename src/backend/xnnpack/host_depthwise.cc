@@ -16,16 +16,17 @@ constexpr int64_t kLanes = 16;  // channels in one AVX-512 vector
 // Channels of one item: all of a layer's up to here, else enough items for every thread on
 // the 7x7 layers.
 constexpr int64_t kChannelsPerGroup = 8 * kLanes;
+constexpr int kMaxKernel = 5;
 
 // Where one block of up to kLanes channels of one output row is read and written.
 struct RowSpan {
-  const float* in;      // the sample's first input pixel, at the block's first channel
-  float* out;           // the row's first output pixel, at the block's first channel
-  const float* weights;  // tap 0 at the block's first channel
+  const float* rows[kMaxKernel];  // input row ky's first pixel at the block's first channel,
+                                  // for ky in [ky_begin, ky_end), the kernel rows inside the input
+  float* out;                     // the row's first output pixel, at the block's first channel
+  const float* weights;           // tap 0 at the block's first channel
   const float* bias;
   __mmask16 lanes;
-  int ky_begin, ky_end;  // the kernel rows inside the input
-  int64_t first_input_row;
+  int ky_begin, ky_end;
 };
 
 // What every sum of a row starts from and is clamped to.
@@ -52,7 +53,7 @@ __attribute__((target("avx512f"), always_inline)) inline void SumInteriorPixels(
   __m512 sums[Pixels];
   for (int p = 0; p < Pixels; ++p) sums[p] = ends.bias;
   for (int ky = span.ky_begin; ky < span.ky_end; ++ky) {
-    const float* row = span.in + ((span.first_input_row + ky) * dw.in_width + ox * S - dw.pad_left) * channels;
+    const float* row = span.rows[ky] + (ox * S - dw.pad_left) * channels;
     constexpr int kLoads = (Pixels - 1) * S + K;
     __m512 inputs[kLoads];
     for (int i = 0; i < kLoads; ++i) inputs[i] = _mm512_maskz_loadu_ps(span.lanes, row + i * channels);
@@ -74,7 +75,7 @@ __attribute__((target("avx512f"), always_inline)) inline void SumEdgePixel(const
   const int kx_end = static_cast<int>(std::min<int64_t>(K, dw.in_width - first_column));
   __m512 sum = ends.bias;
   for (int ky = span.ky_begin; ky < span.ky_end; ++ky) {
-    const float* row = span.in + (span.first_input_row + ky) * dw.in_width * channels;
+    const float* row = span.rows[ky];
     for (int kx = kx_begin; kx < kx_end; ++kx) {
       const __m512 input = _mm512_maskz_loadu_ps(span.lanes, row + (first_column + kx) * channels);
       const __m512 weight = _mm512_maskz_loadu_ps(span.lanes, span.weights + (ky * K + kx) * channels);
@@ -89,7 +90,7 @@ __attribute__((target("avx512f"), always_inline)) inline void SumEdgePixel(const
 RowSpan BlockOf(const RowSpan& first, int64_t block, int64_t end_channel) {
   const int64_t offset = block * kLanes;
   RowSpan span = first;
-  span.in += offset;
+  for (int ky = span.ky_begin; ky < span.ky_end; ++ky) span.rows[ky] += offset;
   span.out += offset;
   span.weights += offset;
   span.bias += offset;
@@ -100,10 +101,9 @@ RowSpan BlockOf(const RowSpan& first, int64_t block, int64_t end_channel) {
 // Runs of `Pixels` interior pixels of a row from `ox` on, for every block of the group; returns
 // the first pixel after them.
 template <int K, int S, int Pixels, typename EndsOf>
-__attribute__((target("avx512f"), always_inline)) inline int64_t SumInteriorRuns(const HostDepthwise& dw,
-                                                                                 const RowSpan& first,
-                                                                                 int64_t channels, const EndsOf& ends_of,
-                                                                                 int64_t ox, int64_t interior_end) {
+__attribute__((target("avx512f"), always_inline)) inline int64_t SumInteriorRuns(
+    const HostDepthwise& dw, const RowSpan& first, int64_t channels, const EndsOf& ends_of, int64_t ox,
+    int64_t interior_end) {
   const int64_t blocks = (channels + kLanes - 1) / kLanes;
   for (; ox + Pixels <= interior_end; ox += Pixels) {
     for (int64_t block = 0; block < blocks; ++block) {
@@ -170,15 +170,109 @@ struct DepthwiseLoop {
       const int64_t row = item / loop.groups;  // sample * out_height + output row
       const int64_t sample = row / dw.out_height;
       const int64_t first_channel = group * kChannelsPerGroup;
+      const float* image = loop.in + sample * dw.in_height * dw.in_width * dw.channels + first_channel;
+      const int64_t first_input_row = (row % dw.out_height) * dw.stride - dw.pad_top;
       RowSpan first;
-      first.in = loop.in + sample * dw.in_height * dw.in_width * dw.channels + first_channel;
+      first.ky_begin = static_cast<int>(std::max<int64_t>(0, -first_input_row));
+      first.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - first_input_row));
+      for (int ky = first.ky_begin; ky < first.ky_end; ++ky) {
+        first.rows[ky] = image + (first_input_row + ky) * dw.in_width * dw.channels;
+      }
       first.out = loop.out + row * dw.out_width * dw.channels + first_channel;
       first.weights = dw.weights.data() + first_channel;
       first.bias = dw.bias.data() + first_channel;
-      first.first_input_row = (row % dw.out_height) * dw.stride - dw.pad_top;
-      first.ky_begin = static_cast<int>(std::max<int64_t>(0, -first.first_input_row));
-      first.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - first.first_input_row));
       loop.row_function(dw, first, std::min(kChannelsPerGroup, dw.channels - first_channel));
+    }
+  }
+};
+
+// x * sigmoid(x) if asked, of `value` within the bounds; a NaN stays NaN.
+__attribute__((target("avx512f"), always_inline)) inline __m512 Activate(__m512 value, __m512 low, __m512 high,
+                                                                         bool silu) {
+  constexpr __mmask16 kAll = 0xFFFF;
+  const __m512 clamped = _mm512_maskz_min_ps(kAll, high, _mm512_maskz_max_ps(kAll, low, value));
+  return silu ? Silu(clamped) : clamped;
+}
+
+// `Pixels` pixels of one expanded row from pixel x, channels [c, c + 16) under `lanes`:
+// activation(bias + in[pixel, :] . weights[:, c]).
+template <int Pixels>
+__attribute__((target("avx512f"), always_inline)) inline void ExpandPixels(const HostExpandedDepthwise& e,
+                                                                           const float* in_row, float* out_row,
+                                                                           int64_t x, int64_t c, __mmask16 lanes,
+                                                                           __m512 low, __m512 high) {
+  const int64_t in_channels = e.in_channels, channels = e.depthwise.channels;
+  __m512 sums[Pixels];
+  const __m512 bias = _mm512_maskz_loadu_ps(lanes, e.expand_bias.data() + c);
+#pragma GCC unroll 8
+  for (int p = 0; p < Pixels; ++p) sums[p] = bias;
+  const float* pixels = in_row + x * in_channels;
+  const float* weights = e.expand_weights.data() + c;
+  for (int64_t k = 0; k < in_channels; ++k) {
+    const __m512 weight = _mm512_maskz_loadu_ps(lanes, weights + k * channels);
+#pragma GCC unroll 8
+    for (int p = 0; p < Pixels; ++p) {
+      sums[p] = _mm512_fmadd_ps(_mm512_set1_ps(pixels[p * in_channels + k]), weight, sums[p]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int p = 0; p < Pixels; ++p) {
+    _mm512_mask_storeu_ps(out_row + (x + p) * channels + c, lanes, Activate(sums[p], low, high, e.expand_silu));
+  }
+}
+
+// One expanded row, [in_width, channels], from one input row, [in_width, in_channels].
+__attribute__((target("avx512f"))) void ExpandRow(const HostExpandedDepthwise& e, const float* in_row, float* out_row) {
+  const int64_t width = e.depthwise.in_width, channels = e.depthwise.channels;
+  const __m512 low = _mm512_set1_ps(e.expand_min), high = _mm512_set1_ps(e.expand_max);
+  for (int64_t c = 0; c < channels; c += kLanes) {
+    const auto lanes = static_cast<__mmask16>((1u << std::min(kLanes, channels - c)) - 1u);
+    int64_t x = 0;
+    for (; x + 8 <= width; x += 8) ExpandPixels<8>(e, in_row, out_row, x, c, lanes, low, high);
+    for (; x < width; ++x) ExpandPixels<1>(e, in_row, out_row, x, c, lanes, low, high);
+  }
+}
+
+struct ExpandedDepthwiseLoop {
+  const HostExpandedDepthwise& e;
+  const float* in;
+  float* out;
+  RowFunction row_function;
+  int64_t bands;  // of output rows per sample
+
+  static void Run(void* context, int64_t first_item, int64_t end_item) {
+    const ExpandedDepthwiseLoop& loop = *static_cast<const ExpandedDepthwiseLoop*>(context);
+    const HostDepthwise& dw = loop.e.depthwise;
+    const int64_t row_elements = dw.in_width * dw.channels;
+    // The expanded rows of the band's current output row: row y in slot y % kernel.
+    thread_local std::vector<float> ring;
+    ring.resize(static_cast<size_t>(dw.kernel * row_elements));
+    for (int64_t item = first_item; item < end_item; ++item) {
+      const int64_t sample = item / loop.bands, band = item % loop.bands;
+      const int64_t first_row = band * dw.out_height / loop.bands;
+      const int64_t end_row = (band + 1) * dw.out_height / loop.bands;
+      const float* image = loop.in + sample * dw.in_height * dw.in_width * loop.e.in_channels;
+      int64_t next_expanded = std::max<int64_t>(0, first_row * dw.stride - dw.pad_top);
+      for (int64_t oy = first_row; oy < end_row; ++oy) {
+        const int64_t first_input_row = oy * dw.stride - dw.pad_top;
+        RowSpan first;
+        first.ky_begin = static_cast<int>(std::max<int64_t>(0, -first_input_row));
+        first.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - first_input_row));
+        for (; next_expanded < first_input_row + first.ky_end; ++next_expanded) {
+          ExpandRow(loop.e, image + next_expanded * dw.in_width * loop.e.in_channels,
+                    ring.data() + (next_expanded % dw.kernel) * row_elements);
+        }
+        for (int64_t group = 0; group * kChannelsPerGroup < dw.channels; ++group) {
+          const int64_t first_channel = group * kChannelsPerGroup;
+          for (int ky = first.ky_begin; ky < first.ky_end; ++ky) {
+            first.rows[ky] = ring.data() + ((first_input_row + ky) % dw.kernel) * row_elements + first_channel;
+          }
+          first.out = loop.out + ((sample * dw.out_height + oy) * dw.out_width) * dw.channels + first_channel;
+          first.weights = dw.weights.data() + first_channel;
+          first.bias = dw.bias.data() + first_channel;
+          loop.row_function(dw, first, std::min(kChannelsPerGroup, dw.channels - first_channel));
+        }
+      }
     }
   }
 };
@@ -228,6 +322,13 @@ void RunHostDepthwise(const HostDepthwise& depthwise, const float* in, float* ou
   const int64_t groups = (depthwise.channels + kChannelsPerGroup - 1) / kChannelsPerGroup;
   DepthwiseLoop loop{depthwise, in, out, RowFunctionFor(depthwise.kernel, depthwise.stride), groups};
   RunRangesOnOpenMpThreads(threads, depthwise.samples * depthwise.out_height * groups, &DepthwiseLoop::Run, &loop);
+}
+
+void RunHostExpandedDepthwise(const HostExpandedDepthwise& expanded, const float* in, float* out, int threads) {
+  const HostDepthwise& dw = expanded.depthwise;
+  const int64_t bands = std::max<int64_t>(1, std::min<int64_t>(threads, dw.out_height));
+  ExpandedDepthwiseLoop loop{expanded, in, out, RowFunctionFor(dw.kernel, dw.stride), bands};
+  RunRangesOnOpenMpThreads(threads, dw.samples * bands, &ExpandedDepthwiseLoop::Run, &loop);
 }
 
 }  // namespace collage::xnnpack

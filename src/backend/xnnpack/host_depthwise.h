@@ -41,8 +41,28 @@ struct HostDepthwise {
 // given (bias_fusion.h); nullopt when XNNPACK should.
 std::optional<HostDepthwise> HostDepthwiseOf(const CallNode& conv, const Tensor* bias);
 
-// Computes `depthwise`, split over `threads` OpenMP threads by (sample, output row, block of
-// 16 channels). `in` and `out` must not overlap.
+// Computes `depthwise`, split over `threads` OpenMP threads by (sample, output row, group of
+// channels). `in` and `out` must not overlap.
 void RunHostDepthwise(const HostDepthwise& depthwise, const float* in, float* out, int threads);
+
+// The depthwise convolution of an expanding 1x1 convolution (the first half of an inverted
+// residual block: expand, activation, depthwise, activation), with the expanded image never
+// written whole: each thread expands the input rows of its band of output rows into a ring of
+// `kernel` rows that stays in its cache, and convolves them from there. The expanded image is
+// the largest tensor of such blocks (4.8 MB in mobilenet_v2's second one) and its round trip
+// through memory, not the arithmetic, dominated both halves.
+struct HostExpandedDepthwise {
+  HostDepthwise depthwise;  // in_* and channels describe the expanded image
+  int64_t in_channels = 0;
+  std::vector<float> expand_weights;  // [in_channels, channels]
+  std::vector<float> expand_bias;     // [channels], zeros without one
+  float expand_min = -std::numeric_limits<float>::infinity();
+  float expand_max = std::numeric_limits<float>::infinity();
+  bool expand_silu = false;
+};
+
+// Computes `expanded` from `in`, [samples, in_height, in_width, in_channels], split over
+// `threads` OpenMP threads by (sample, band of output rows).
+void RunHostExpandedDepthwise(const HostExpandedDepthwise& expanded, const float* in, float* out, int threads);
 
 }  // namespace collage::xnnpack

@@ -78,6 +78,78 @@ std::optional<std::pair<float, float>> ClampBounds(const CallNode& call) {
   return std::nullopt;
 }
 
+// An expanding 1x1 convolution, its bias and activation (relu, clip, SiLU or none) that a
+// depthwise step can compute on the fly (host_depthwise.h): the calls computing the depthwise
+// convolution's data, read by nothing else.
+struct Expansion {
+  const CallNode* convolution;          // the 1x1 convolution, whose data the step reads
+  std::vector<const ExprNode*> calls;  // the calls the step absorbs
+  HostExpandedDepthwise expanded;      // its expansion fields
+};
+
+// Expanded images smaller than this many rows stay two steps: each thread would expand a large
+// share of its rows twice (the rows its neighbour's band also reads).
+constexpr int64_t kMinExpandedRows = 28;
+// Wider expansions stay in XNNPACK, whose GEMM outruns the step's broadcast loop there.
+constexpr int64_t kMaxExpandedInputChannels = 64;
+
+std::optional<Expansion> ExpansionOf(const CallNode& depthwise_conv, const HostDepthwise& depthwise,
+                                     const std::unordered_map<const ExprNode*, int>& uses, const BiasFusion& fusion) {
+  if (depthwise.in_height < kMinExpandedRows) return std::nullopt;
+  const auto single_use = [&](const ExprNode* value, int readers) { return uses.at(value) == readers; };
+  Expansion expansion;
+  const auto* data = As<CallNode>(depthwise_conv.args[0]);
+  if (!data || !single_use(data, 1)) return std::nullopt;
+  const CallNode* expanded = data;
+  std::pair<float, float> bounds(-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity());
+  if (const std::optional<std::pair<float, float>> clamp = ClampBounds(*data)) {
+    expanded = As<CallNode>(data->args[0]);
+    if (!expanded || !single_use(expanded, 1)) return std::nullopt;
+    bounds = *clamp;
+    expansion.calls.push_back(data);
+  } else if (const CallNode* sigmoid = SiluSigmoidOf(*data)) {
+    expanded = As<CallNode>(sigmoid->args[0]);
+    if (!expanded || !single_use(sigmoid, 1) || !single_use(expanded, 2)) return std::nullopt;
+    expansion.expanded.expand_silu = true;
+    expansion.calls.push_back(data);
+    expansion.calls.push_back(sigmoid);
+  }
+  if (fusion.add_of_producer.count(expanded)) return std::nullopt;
+  const CallNode& conv = DefinedCall(*expanded, fusion);
+  if (!conv.op() || conv.op()->name != "nn.conv2d" || !UnsupportedReason(conv).empty()) return std::nullopt;
+  const auto* weight = As<ConstantNode>(conv.args[1]);
+  if (!weight || IsConstant(conv.args[0])) return std::nullopt;
+  const Shape& kernel = weight->data.shape();  // O, I, KH, KW
+  const auto all_equal = [&](const char* attr, int64_t value) {
+    const std::vector<int64_t>& values = conv.attrs.GetInts(attr);
+    return std::all_of(values.begin(), values.end(), [&](int64_t v) { return v == value; });
+  };
+  if (conv.attrs.GetInt("groups") != 1 || kernel[2] != 1 || kernel[3] != 1 || kernel[0] != depthwise.channels ||
+      kernel[1] > kMaxExpandedInputChannels || !all_equal("strides", 1) || !all_equal("padding", 0) ||
+      !all_equal("dilation", 1)) {
+    return std::nullopt;
+  }
+  expansion.convolution = &conv;
+  expansion.calls.push_back(expanded);
+  HostExpandedDepthwise& fields = expansion.expanded;
+  fields.in_channels = kernel[1];
+  fields.expand_min = bounds.first;
+  fields.expand_max = bounds.second;
+  const int64_t channels = kernel[0];
+  const float* oi = weight->data.data<float>();
+  fields.expand_weights.resize(static_cast<size_t>(channels * fields.in_channels));
+  for (int64_t o = 0; o < channels; ++o) {
+    for (int64_t i = 0; i < fields.in_channels; ++i) {
+      fields.expand_weights[i * channels + o] = oi[o * fields.in_channels + i];
+    }
+  }
+  fields.expand_bias.assign(static_cast<size_t>(channels), 0.0f);
+  if (const auto bias = fusion.bias_of_producer.find(&conv); bias != fusion.bias_of_producer.end()) {
+    std::copy_n(bias->second.data<float>(), channels, fields.expand_bias.begin());
+  }
+  return expansion;
+}
+
 HostEpilogues PlanHostEpilogues(const std::vector<Expr>& post_order, const std::vector<Expr>& results,
                                 const BiasFusion& fusion) {
   HostEpilogues epilogues;
@@ -115,6 +187,33 @@ HostEpilogues PlanHostEpilogues(const std::vector<Expr>& post_order, const std::
       step.silu = *silu;
       epilogues.absorbed.insert(sigmoid);
       epilogues.tails[call] = {sigmoid, std::move(step)};
+    }
+  }
+  // Depthwise steps whose input an expanding convolution computes: the step computes it too.
+  for (const Expr& expr : post_order) {
+    const auto* call = As<CallNode>(expr);
+    if (!call || epilogues.absorbed.count(call) || fusion.add_of_producer.count(call)) continue;
+    auto tail = epilogues.tails.find(call);
+    const bool plain = tail == epilogues.tails.end();  // a depthwise step without a tail, or none
+    if (plain) {
+      std::optional<HostStep> host = HostStepOf(DefinedCall(*call, fusion), fusion);
+      if (!host || host->kind != HostStep::Kind::kDepthwise) continue;
+      tail = epilogues.tails.emplace(call, HostEpilogues::Tail{&DefinedCall(*call, fusion), std::move(*host)}).first;
+    }
+    if (tail->second.host.kind != HostStep::Kind::kDepthwise) continue;
+    std::optional<Expansion> expansion = ExpansionOf(*tail->second.source, tail->second.host.depthwise, uses, fusion);
+    if (!expansion) {
+      if (plain) epilogues.tails.erase(tail);
+      continue;
+    }
+    HostStep& host = tail->second.host;
+    host.kind = HostStep::Kind::kExpandedDepthwise;
+    host.expanded = std::move(expansion->expanded);
+    host.expanded.depthwise = std::move(host.depthwise);
+    tail->second.source = expansion->convolution;
+    for (const ExprNode* absorbed : expansion->calls) {
+      epilogues.absorbed.insert(absorbed);
+      epilogues.tails.erase(absorbed);
     }
   }
   return epilogues;

@@ -58,13 +58,15 @@ struct RuntimeStep {
 };
 
 // A host op: a binary op (`lhs` is the operand of the result's shape when the other is a
-// gate), or a global average pooling, depthwise convolution or SiLU of `lhs` (`rhs` unused).
+// gate), or a global average pooling, depthwise convolution (of an expansion computed on the
+// fly, or not) or SiLU of `lhs` (`rhs` unused).
 struct HostStep {
-  enum class Kind { kBinary, kGlobalAveragePool, kDepthwise, kSilu };
+  enum class Kind { kBinary, kGlobalAveragePool, kDepthwise, kExpandedDepthwise, kSilu };
   Kind kind = Kind::kBinary;
   HostBinary binary;
   HostGlobalAveragePool pool;
   HostDepthwise depthwise;
+  HostExpandedDepthwise expanded;
   HostSilu silu;
   BufferRef lhs, rhs, out;
 };

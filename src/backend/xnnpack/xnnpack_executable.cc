@@ -160,6 +160,9 @@ void XnnpackExecutable::RunHostStep(const HostStep& host) {
     case HostStep::Kind::kDepthwise:
       RunHostDepthwise(host.depthwise, lhs, out, threads_);
       break;
+    case HostStep::Kind::kExpandedDepthwise:
+      RunHostExpandedDepthwise(host.expanded, lhs, out, threads_);
+      break;
     case HostStep::Kind::kSilu:
       RunHostSilu(host.silu, lhs, out, threads_);
       break;

@@ -1,7 +1,8 @@
 // The xnnpack backend's host depthwise convolution (host_depthwise.h): which convolutions the
-// executable computes itself, with their bias and a following relu or clip folded in
-// (partition_steps.h), and the results against the reference interpreter and against a plain
-// loop over every output, in the plain and channels-last layouts.
+// executable computes itself, with their bias and a following relu or clip folded in, and with
+// the expanding 1x1 convolution before them computed on the fly (partition_steps.h); the
+// results against the reference interpreter and against a plain loop over every output, in
+// the plain and channels-last layouts.
 #ifdef COLLAGE_WITH_XNNPACK
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "backend/backend_test_util.h"
@@ -189,6 +191,102 @@ TEST(XnnpackHostDepthwiseTest, TheLoopSumsEveryTapInsideTheInput) {
     }
     EXPECT_GT(clamped, 0u) << "stride " << stride;
   }
+}
+
+// relu(x), a 1x1 convolution to `channels` with bias, `activation` ("clip", "silu" or none),
+// and a depthwise convolution with bias and a clip: the first half of an inverted residual
+// block.
+Expr InvertedResidualHalf(const Var& x, int64_t channels, const std::string& activation,
+                          const Conv2DParams& depthwise) {
+  const int64_t in_channels = AsTensorType(x->type_annotation)->shape[1];
+  const Conv2DParams pointwise{channels, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1};
+  Expr expanded = CallOp("nn.bias_add", {Conv2D(CallOp("nn.relu", {x}), in_channels, pointwise, 13),
+                                         RandomConstant({channels}, 14)});
+  if (activation == "clip") expanded = CallOp("clip", {expanded}, {{"a_min", 0.0}, {"a_max", 6.0}});
+  if (activation == "silu") expanded = CallOp("multiply", {expanded, CallOp("sigmoid", {expanded})});
+  const Expr convolved =
+      CallOp("nn.bias_add", {Conv2D(expanded, channels, depthwise, 15), RandomConstant({channels}, 16)});
+  return CallOp("clip", {convolved}, {{"a_min", 0.0}, {"a_max", 6.0}});
+}
+
+TEST(XnnpackHostDepthwiseTest, AnExpansionReadOnlyByTheDepthwiseConvolutionIsComputedOnTheFly) {
+  if (!HostDepthwiseAvailable()) GTEST_SKIP() << "the host depthwise convolution needs AVX-512";
+  Var x = MakeVar("x", F32({1, 16, 32, 32}));
+  const Function function = TypedFunction({x}, InvertedResidualHalf(x, 48, "clip", Depthwise(48, 3, 2, {1, 1, 1, 1})));
+  const xnnpack::PartitionSteps plan = PlanStepsOf(function);
+  ASSERT_EQ(plan.steps.size(), 2u);  // the relu; expansion, clip, depthwise convolution and clip
+  EXPECT_EQ(plan.steps[0].runtime.calls.size(), 1u);
+  ASSERT_EQ(plan.steps[1].host.kind, xnnpack::HostStep::Kind::kExpandedDepthwise);
+  const xnnpack::HostExpandedDepthwise& expanded = plan.steps[1].host.expanded;
+  EXPECT_EQ(expanded.in_channels, 16);
+  EXPECT_EQ(expanded.depthwise.channels, 48);
+  EXPECT_EQ(expanded.expand_max, 6.0f);
+  EXPECT_EQ(expanded.depthwise.output_max, 6.0f);
+  EXPECT_FALSE(expanded.expand_silu);
+  EXPECT_EQ(plan.steps[1].host.lhs.kind, xnnpack::BufferRef::Kind::kScratch);  // the relu's result
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, 60));
+}
+
+TEST(XnnpackHostDepthwiseTest, ExpandedDepthwiseConvolutionsMatchTheReferenceInBothLayouts) {
+  if (!HostDepthwiseAvailable()) GTEST_SKIP() << "the host depthwise convolution needs AVX-512";
+  struct Case {
+    Shape shape;
+    int64_t channels;
+    std::string activation;
+    Conv2DParams depthwise;
+  };
+  // Channels of whole vectors and not, more than one group of 128, two samples, a row width
+  // that is no multiple of eight, strides 1 and 2, 3x3 and 5x5, asymmetric padding, SiLU and
+  // no activation between the convolutions.
+  const Case cases[] = {
+      {{1, 16, 32, 32}, 48, "clip", Depthwise(48, 3, 1, {1, 1, 1, 1})},
+      {{2, 8, 29, 31}, 40, "silu", Depthwise(40, 5, 2, {2, 2, 2, 2})},
+      {{1, 24, 28, 37}, 144, "silu", Depthwise(144, 5, 1, {2, 2, 2, 2})},
+      {{1, 12, 30, 28}, 20, "", Depthwise(20, 3, 2, {0, 1, 1, 0})},
+  };
+  uint64_t seed = 70;
+  for (const Case& c : cases) {
+    Var x = MakeVar("x", F32(c.shape));
+    const Function function = TypedFunction({x}, InvertedResidualHalf(x, c.channels, c.activation, c.depthwise));
+    const std::string name = ShapeToString(c.shape) + " -> " + std::to_string(c.channels) + " " + c.activation;
+    const xnnpack::PartitionSteps plan = PlanStepsOf(function);
+    ASSERT_EQ(plan.steps.size(), 2u) << name;
+    EXPECT_EQ(plan.steps[1].host.kind, xnnpack::HostStep::Kind::kExpandedDepthwise) << name;
+    EXPECT_TRUE(MatchesReference(XnnpackBackend(), function, ++seed)) << name;
+    EXPECT_TRUE(MatchesReference(XnnpackBackend(),
+                                 WithBoundaryLayouts(function, PartitionLayouts::Uniform(Layout::kChannelsLast)),
+                                 ++seed))
+        << name << " channels-last";
+  }
+}
+
+TEST(XnnpackHostDepthwiseTest, ExpansionsReadElsewhereSmallOrWideStayApart) {
+  if (!HostDepthwiseAvailable()) GTEST_SKIP() << "the host depthwise convolution needs AVX-512";
+  const auto kinds = [](const Function& function) {
+    std::vector<xnnpack::HostStep::Kind> found;
+    for (const xnnpack::PartitionStep& step : PlanStepsOf(function).steps) {
+      if (step.is_host) found.push_back(step.host.kind);
+    }
+    return found;
+  };
+  using Kind = xnnpack::HostStep::Kind;
+  // Fewer than 28 expanded rows.
+  Var small = MakeVar("x", F32({1, 16, 20, 40}));
+  EXPECT_EQ(kinds(TypedFunction({small}, InvertedResidualHalf(small, 48, "clip", Depthwise(48, 3, 1, {1, 1, 1, 1})))),
+            std::vector<Kind>{Kind::kDepthwise});
+  // More than 64 input channels.
+  Var wide = MakeVar("x", F32({1, 80, 28, 28}));
+  EXPECT_EQ(kinds(TypedFunction({wide}, InvertedResidualHalf(wide, 96, "clip", Depthwise(96, 3, 1, {1, 1, 1, 1})))),
+            std::vector<Kind>{Kind::kDepthwise});
+  // The expansion is also a result of the partition.
+  Var x = MakeVar("x", F32({1, 16, 32, 32}));
+  const Conv2DParams pointwise{48, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1};
+  const Expr expanded =
+      CallOp("clip", {Conv2D(CallOp("nn.relu", {x}), 16, pointwise, 17)}, {{"a_min", 0.0}, {"a_max", 6.0}});
+  const Expr convolved = Conv2D(expanded, 48, Depthwise(48, 3, 1, {1, 1, 1, 1}), 18);
+  const Function shared = TypedFunction({x}, MakeTuple({convolved, expanded}));
+  EXPECT_EQ(kinds(shared), std::vector<Kind>{Kind::kDepthwise});
+  EXPECT_TRUE(MatchesReference(XnnpackBackend(), shared, 80));
 }
 
 }  // namespace
