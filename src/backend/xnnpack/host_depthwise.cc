@@ -35,12 +35,18 @@ struct RowEnds {
   bool silu;
 };
 
-// Stores `sum` within the output bounds, then its SiLU if asked; a NaN stays NaN.
+// x * sigmoid(x) if asked, of `value` within the bounds; a NaN stays NaN.
+__attribute__((target("avx512f"), always_inline)) inline __m512 Activate(__m512 value, __m512 low, __m512 high,
+                                                                         bool silu) {
+  constexpr __mmask16 kAll = 0xFFFF;
+  const __m512 clamped = _mm512_maskz_min_ps(kAll, high, _mm512_maskz_max_ps(kAll, low, value));
+  return silu ? Silu(clamped) : clamped;
+}
+
+// Stores `sum` within the output bounds, then its SiLU if asked.
 __attribute__((target("avx512f"), always_inline)) inline void StoreClamped(const RowSpan& span, const RowEnds& ends,
                                                                            float* out, __m512 sum) {
-  const __m512 floored = _mm512_maskz_max_ps(span.lanes, ends.output_min, sum);
-  const __m512 clamped = _mm512_maskz_min_ps(span.lanes, ends.output_max, floored);
-  _mm512_mask_storeu_ps(out, span.lanes, ends.silu ? Silu(clamped) : clamped);
+  _mm512_mask_storeu_ps(out, span.lanes, Activate(sum, ends.output_min, ends.output_max, ends.silu));
 }
 
 // The sum of `Pixels` consecutive output pixels, from output column `ox`, whose windows lie
@@ -146,6 +152,22 @@ __attribute__((target("avx512f"))) void SumRow(const HostDepthwise& dw, const Ro
   for (; ox < dw.out_width; ++ox) edge_pixel(ox);
 }
 
+// The span of output row `oy` of sample `sample` over the channels from `first_channel`;
+// rows[ky] from input_row(y), input row y's first pixel at channel 0.
+template <typename InputRow>
+RowSpan GroupSpan(const HostDepthwise& dw, float* out, int64_t sample, int64_t oy, int64_t first_channel,
+                  const InputRow& input_row) {
+  const int64_t first_input_row = oy * dw.stride - dw.pad_top;
+  RowSpan span;
+  span.ky_begin = static_cast<int>(std::max<int64_t>(0, -first_input_row));
+  span.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - first_input_row));
+  for (int ky = span.ky_begin; ky < span.ky_end; ++ky) span.rows[ky] = input_row(first_input_row + ky) + first_channel;
+  span.out = out + ((sample * dw.out_height + oy) * dw.out_width) * dw.channels + first_channel;
+  span.weights = dw.weights.data() + first_channel;
+  span.bias = dw.bias.data() + first_channel;
+  return span;
+}
+
 using RowFunction = void (*)(const HostDepthwise&, const RowSpan&, int64_t);
 
 RowFunction RowFunctionFor(int kernel, int stride) {
@@ -170,29 +192,13 @@ struct DepthwiseLoop {
       const int64_t row = item / loop.groups;  // sample * out_height + output row
       const int64_t sample = row / dw.out_height;
       const int64_t first_channel = group * kChannelsPerGroup;
-      const float* image = loop.in + sample * dw.in_height * dw.in_width * dw.channels + first_channel;
-      const int64_t first_input_row = (row % dw.out_height) * dw.stride - dw.pad_top;
-      RowSpan first;
-      first.ky_begin = static_cast<int>(std::max<int64_t>(0, -first_input_row));
-      first.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - first_input_row));
-      for (int ky = first.ky_begin; ky < first.ky_end; ++ky) {
-        first.rows[ky] = image + (first_input_row + ky) * dw.in_width * dw.channels;
-      }
-      first.out = loop.out + row * dw.out_width * dw.channels + first_channel;
-      first.weights = dw.weights.data() + first_channel;
-      first.bias = dw.bias.data() + first_channel;
+      const float* image = loop.in + sample * dw.in_height * dw.in_width * dw.channels;
+      const RowSpan first = GroupSpan(dw, loop.out, sample, row % dw.out_height, first_channel,
+                                      [&](int64_t y) { return image + y * dw.in_width * dw.channels; });
       loop.row_function(dw, first, std::min(kChannelsPerGroup, dw.channels - first_channel));
     }
   }
 };
-
-// x * sigmoid(x) if asked, of `value` within the bounds; a NaN stays NaN.
-__attribute__((target("avx512f"), always_inline)) inline __m512 Activate(__m512 value, __m512 low, __m512 high,
-                                                                         bool silu) {
-  constexpr __mmask16 kAll = 0xFFFF;
-  const __m512 clamped = _mm512_maskz_min_ps(kAll, high, _mm512_maskz_max_ps(kAll, low, value));
-  return silu ? Silu(clamped) : clamped;
-}
 
 // `Pixels` pixels of one expanded row from pixel x, channels [c, c + 16) under `lanes`:
 // activation(bias + in[pixel, :] . weights[:, c]).
@@ -254,22 +260,15 @@ struct ExpandedDepthwiseLoop {
       const float* image = loop.in + sample * dw.in_height * dw.in_width * loop.e.in_channels;
       int64_t next_expanded = std::max<int64_t>(0, first_row * dw.stride - dw.pad_top);
       for (int64_t oy = first_row; oy < end_row; ++oy) {
-        const int64_t first_input_row = oy * dw.stride - dw.pad_top;
-        RowSpan first;
-        first.ky_begin = static_cast<int>(std::max<int64_t>(0, -first_input_row));
-        first.ky_end = static_cast<int>(std::min<int64_t>(dw.kernel, dw.in_height - first_input_row));
-        for (; next_expanded < first_input_row + first.ky_end; ++next_expanded) {
+        const int64_t end_input_row = std::min(oy * dw.stride - dw.pad_top + dw.kernel, dw.in_height);
+        for (; next_expanded < end_input_row; ++next_expanded) {
           ExpandRow(loop.e, image + next_expanded * dw.in_width * loop.e.in_channels,
                     ring.data() + (next_expanded % dw.kernel) * row_elements);
         }
-        for (int64_t group = 0; group * kChannelsPerGroup < dw.channels; ++group) {
-          const int64_t first_channel = group * kChannelsPerGroup;
-          for (int ky = first.ky_begin; ky < first.ky_end; ++ky) {
-            first.rows[ky] = ring.data() + ((first_input_row + ky) % dw.kernel) * row_elements + first_channel;
-          }
-          first.out = loop.out + ((sample * dw.out_height + oy) * dw.out_width) * dw.channels + first_channel;
-          first.weights = dw.weights.data() + first_channel;
-          first.bias = dw.bias.data() + first_channel;
+        for (int64_t first_channel = 0; first_channel < dw.channels; first_channel += kChannelsPerGroup) {
+          const RowSpan first = GroupSpan(dw, loop.out, sample, oy, first_channel, [&](int64_t y) {
+            return ring.data() + (y % dw.kernel) * row_elements;
+          });
           loop.row_function(dw, first, std::min(kChannelsPerGroup, dw.channels - first_channel));
         }
       }

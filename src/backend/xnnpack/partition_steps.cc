@@ -193,24 +193,19 @@ HostEpilogues PlanHostEpilogues(const std::vector<Expr>& post_order, const std::
   for (const Expr& expr : post_order) {
     const auto* call = As<CallNode>(expr);
     if (!call || epilogues.absorbed.count(call) || fusion.add_of_producer.count(call)) continue;
-    auto tail = epilogues.tails.find(call);
-    const bool plain = tail == epilogues.tails.end();  // a depthwise step without a tail, or none
-    if (plain) {
-      std::optional<HostStep> host = HostStepOf(DefinedCall(*call, fusion), fusion);
-      if (!host || host->kind != HostStep::Kind::kDepthwise) continue;
-      tail = epilogues.tails.emplace(call, HostEpilogues::Tail{&DefinedCall(*call, fusion), std::move(*host)}).first;
-    }
-    if (tail->second.host.kind != HostStep::Kind::kDepthwise) continue;
-    std::optional<Expansion> expansion = ExpansionOf(*tail->second.source, tail->second.host.depthwise, uses, fusion);
-    if (!expansion) {
-      if (plain) epilogues.tails.erase(tail);
-      continue;
-    }
-    HostStep& host = tail->second.host;
-    host.kind = HostStep::Kind::kExpandedDepthwise;
-    host.expanded = std::move(expansion->expanded);
-    host.expanded.depthwise = std::move(host.depthwise);
-    tail->second.source = expansion->convolution;
+    // The call's depthwise step: its tail's, or its own.
+    const auto tail = epilogues.tails.find(call);
+    std::optional<HostStep> own;
+    if (tail == epilogues.tails.end()) own = HostStepOf(DefinedCall(*call, fusion), fusion);
+    HostStep* host = tail == epilogues.tails.end() ? (own ? &*own : nullptr) : &tail->second.host;
+    if (!host || host->kind != HostStep::Kind::kDepthwise) continue;
+    const CallNode& convolution = tail == epilogues.tails.end() ? DefinedCall(*call, fusion) : *tail->second.source;
+    std::optional<Expansion> expansion = ExpansionOf(convolution, host->depthwise, uses, fusion);
+    if (!expansion) continue;
+    host->kind = HostStep::Kind::kExpandedDepthwise;
+    host->expanded = std::move(expansion->expanded);
+    host->expanded.depthwise = std::move(host->depthwise);
+    epilogues.tails[call] = {expansion->convolution, std::move(*host)};
     for (const ExprNode* absorbed : expansion->calls) {
       epilogues.absorbed.insert(absorbed);
       epilogues.tails.erase(absorbed);
