@@ -1,13 +1,15 @@
 // A partition as the XNNPACK executable runs it: a sequence of steps, each an XNNPACK runtime
 // over consecutive calls of the body (in post order) or one host op (host_binary_ops.h,
-// host_pooling.h), and where every value lives that passes between steps or leaves the
-// partition. Without host ops the plan is one runtime over the whole body, reading the
-// partition's inputs and writing its outputs.
+// host_pooling.h, host_depthwise.h, host_silu.h), and where every value lives that passes
+// between steps or leaves the partition. Without host ops the plan is one runtime over the
+// whole body, reading the partition's inputs and writing its outputs.
 //
 // Invariants: a value a later step reads lives in a scratch buffer (never in an output buffer,
 // which may be a staging copy); a scratch buffer is handed to another value only after the last
 // step reading its value, never within a step; a bias-fused producer (bias_fusion.h) is defined
-// with its add, in the add's step.
+// with its add, in the add's step; a host step stands for its last call and also computes the
+// calls it absorbs (a SiLU's sigmoid; a depthwise convolution's relu, clip or SiLU and the
+// expanding convolution before it), whose values nothing outside the step reads.
 #pragma once
 
 #include <cstddef>
